@@ -1,0 +1,131 @@
+"""The layout of the draw games as a tree of lines of play.
+
+The root is the centre double. A *line* is one chain of tiles that grows outwards from a double: a
+train or a toe in Chicken Foot, a spinner's arm in Doubles. A double played at the end of a line
+closes that line and opens new, empty lines branching from it (Chicken Foot's three toes, the
+three free sides of a Doubles spinner); those lines are the double's children in the tree.
+
+Every open end is a target, named by its line's number. Empty lines of one double are
+interchangeable, so only the first empty line of each double is an open end: a player chooses the
+double, not which of its identical free sides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from core.tiles import Tile
+
+CENTRE = -1  # the parent of the lines that start on the centre double
+
+# Line and Layout are named tuples rather than dataclasses: a layout is rebuilt on every play, and
+# a tuple is built several times faster. On the hot path they are built with `tuple.__new__`,
+# which skips the named tuple's Python-level constructor and halves the cost again.
+_new = tuple.__new__
+
+
+class Line(NamedTuple):
+    """One line of play. `tiles` run from the double it starts on outwards."""
+
+    parent: int  # the line that ends in this line's double, or CENTRE
+    tiles: tuple[Tile, ...]
+    open: int | None  # the number showing at the far end; None once a double has closed the line
+
+
+class Layout(NamedTuple):
+    """The centre double, every line of play, and the open ends that can take a tile."""
+
+    centre: Tile
+    lines: tuple[Line, ...]
+    ends: tuple[int, ...]  # the lines whose far end is open; the number is the line's `open`
+    empty_ends: tuple[int, ...]  # the open ends that are empty lines: free sides of a double
+
+    @staticmethod
+    def start(centre: Tile, branches: int) -> Layout:
+        """A layout of just the centre double with `branches` empty lines on it."""
+        line = Line(CENTRE, (), centre[0])
+        return Layout(centre, (line,) * branches, (0,), (0,))
+
+    def play(self, line_id: int, tile: Tile, branches: int) -> Layout:
+        """The layout with `tile` added at the open end of line `line_id`.
+
+        The caller has checked that the end is open and that the tile matches it. A double closes
+        the line and opens `branches` empty lines on itself.
+        """
+        lines = self.lines
+        line = lines[line_id]
+        shown = line.open
+        ends = self.ends
+        empty_ends = self.empty_ends
+        if tile[0] == tile[1]:
+            count = len(lines)
+            closed = _new(Line, (line.parent, line.tiles + (tile,), None))
+            new_lines = lines[:line_id] + (closed,) + lines[line_id + 1 :] + (Line(line_id, (), shown),) * branches
+            at = ends.index(line_id)
+            ends = ends[:at] + (count,) + ends[at + 1 :]
+            empty_ends += (count,)
+            now_open = count
+        else:
+            far = tile[1] if tile[0] == shown else tile[0]
+            new_lines = lines[:line_id] + (_new(Line, (line.parent, line.tiles + (tile,), far)),) + lines[line_id + 1 :]
+            now_open = line_id
+        if not line.tiles:
+            # The first empty line of a double was filled: the next one, if any, is now open.
+            empty_ends = tuple(end for end in empty_ends if end != line_id)
+            sibling = line_id + 1
+            if sibling < len(lines) and lines[sibling].parent == line.parent and not lines[sibling].tiles:
+                at = ends.index(now_open) + 1
+                ends = ends[:at] + (sibling,) + ends[at:]
+                empty_ends += (sibling,)
+        return _new(Layout, (self.centre, new_lines, ends, empty_ends))
+
+    # -- questions about the layout ------------------------------------------------------------
+    def tiles(self) -> Iterator[Tile]:
+        """Every tile on the table, the centre double first."""
+        yield self.centre
+        for line in self.lines:
+            yield from line.tiles
+
+    def tile_count(self) -> int:
+        return 1 + sum(len(line.tiles) for line in self.lines)
+
+    def children(self, line_id: int) -> tuple[int, ...]:
+        """The lines that branch from the double closing `line_id` (CENTRE: from the centre)."""
+        return tuple(i for i, line in enumerate(self.lines) if line.parent == line_id)
+
+    def base_double(self, line_id: int) -> Tile:
+        """The double that line `line_id` starts on."""
+        parent = self.lines[line_id].parent
+        return self.centre if parent == CENTRE else self.lines[parent].tiles[-1]
+
+    def showing(self, line_id: int) -> int:
+        """The number a tile must match to go on line `line_id` (its open end, or its double)."""
+        line = self.lines[line_id]
+        if line.open is not None:
+            return line.open
+        return line.tiles[-1][0]
+
+    def open_ends(self) -> tuple[tuple[int, int], ...]:
+        """(line, number showing) for every open end."""
+        lines = self.lines
+        return tuple((end, lines[end].open) for end in self.ends)  # type: ignore[misc]
+
+    def oriented(self, line_id: int) -> tuple[tuple[int, int], ...]:
+        """The line's tiles as (near, far) pairs, read from its double outwards."""
+        number = self.base_double(line_id)[0]
+        pairs = []
+        for tile in self.lines[line_id].tiles:
+            far = tile.other(number)
+            pairs.append((number, far))
+            number = far
+        return tuple(pairs)
+
+    def depth(self, line_id: int) -> int:
+        """How many doubles lie between the centre and this line (0 for a line on the centre)."""
+        depth = 0
+        parent = self.lines[line_id].parent
+        while parent != CENTRE:
+            depth += 1
+            parent = self.lines[parent].parent
+        return depth
