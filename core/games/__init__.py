@@ -1,0 +1,1 @@
+"""One module per game: chicken_foot, doubles, moon."""
