@@ -1,0 +1,125 @@
+"""The random-play harness (in the spirit of OpenSpiel's random_sim_test), for every game.
+
+A seeded match is played to its end with random and rule-based bots. After every event it checks:
+tiles are conserved; hand sizes add up; legal moves are non-empty exactly while a player must move,
+and every one of them applies cleanly; views show a seat nothing it may not see, and a world
+determinized from a view gives back the same view; undo then redo returns the same state; and the
+match ends within a bound.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from core import Match, Seat, Tile, get_game
+from core.bots import get_bot
+from core.tiles import DOUBLE_NINE
+
+
+@dataclass(frozen=True)
+class Accounts:
+    """Where a game keeps its tiles, for the harness's conservation and visibility checks."""
+
+    full_set: Callable[[Any], tuple[Tile, ...]]  # every tile of the game
+    placed: Callable[[Any], Iterable[Tile]]  # every tile outside hands and stock (layout, tricks...)
+    visible: Callable[[Any, int], set[Tile]]  # what a seat may see: own hand, the table, ...
+    max_events: int  # a match longer than this is a bug
+
+
+def _cf_visible(state: Any, seat: int) -> set[Tile]:
+    seen = set(state.hands[seat])
+    if state.board is not None:
+        seen.update(state.board.tiles())
+    if (state.chance or state.over) and state.round > 0:
+        seen.update(t for hand in state.hands for t in hand)  # hands are shown when a round ends
+    return seen
+
+
+ACCOUNTS: dict[str, Accounts] = {
+    "chicken-foot": Accounts(
+        full_set=lambda state: DOUBLE_NINE,
+        placed=lambda state: state.board.tiles() if state.board is not None else (),
+        visible=_cf_visible,
+        max_events=20_000,
+    ),
+}
+
+
+def tiles_inside(value: Any) -> Iterable[Tile]:
+    """Every tile anywhere inside a view (its fields, tuples and layouts, recursively)."""
+    if isinstance(value, Tile):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from tiles_inside(item)
+    elif hasattr(value, "__dataclass_fields__"):
+        for name in value.__dataclass_fields__:
+            yield from tiles_inside(getattr(value, name))
+
+
+def check_state(game: Any, accounts: Accounts, state: Any, rng: random.Random) -> None:
+    if state.round == 0:
+        assert state.chance and game.legal_moves(state) == ()
+        return
+    # Tiles are conserved: hands, stock and the table hold the whole set, each tile once.
+    held = [t for hand in state.hands for t in hand]
+    everything = Counter([*held, *state.stock, *accounts.placed(state)])
+    assert everything == Counter(accounts.full_set(state)), "tiles not conserved"
+    # Legal moves exist exactly while someone must move, and each applies cleanly.
+    legal = game.legal_moves(state)
+    if state.over or state.chance:
+        assert legal == () and state.to_move is None
+    else:
+        assert legal and len(set(legal)) == len(legal)
+        for move in legal:
+            game.apply(state, move)
+    # Views hide what they must.
+    seat = rng.randrange(state.players)
+    view = game.view(state, seat)
+    assert view.hand == state.hands[seat]
+    assert sum(view.hand_sizes) == len(held)
+    leaked = set(tiles_inside(view)) - accounts.visible(state, seat)
+    assert not leaked, f"seat {seat} sees {sorted(leaked)}"
+    world = game.determinize(view, rng)
+    assert game.view(world, seat) == view, "a determinized world gives a different view"
+    assert Counter([*(t for hand in world.hands for t in hand), *world.stock, *accounts.placed(world)]) == Counter(
+        accounts.full_set(world)
+    )
+    if state.to_move == seat:
+        assert game.legal_moves(world) == legal
+
+
+def play_checked_match(
+    game_name: str, players: int, options: dict[str, Any], seed: int, levels: tuple[str, ...], human_seat: bool
+) -> Match:
+    """Play one match to its end, checking everything after every event."""
+    game = get_game(game_name)
+    accounts = ACCOUNTS[game_name]
+    seats = [Seat(f"bot {i}", "bot", levels[i % len(levels)]) for i in range(players)]
+    if human_seat:
+        seats[0] = Seat("human", "human")  # played by the random bot, to exercise undo's human stops
+    match = Match(game_name, players, options, seats, seed)
+    rng = random.Random(seed)
+    check_state(game, accounts, match.state, rng)
+    events = 0
+    while not match.state.over:
+        state = match.state
+        if state.chance:
+            match.deal()
+        else:
+            seat = state.to_move
+            bot = get_bot(seats[seat].level or "random")
+            match.apply(bot.choose(game.view(state, seat), game.legal_moves(state), rng))
+        check_state(game, accounts, match.state, rng)
+        cursor, now = match.cursor, match.state
+        if match.undo():
+            assert match.redo()
+            assert match.cursor == cursor and match.state == now, "undo then redo changed the match"
+        events += 1
+        assert events <= accounts.max_events, "the match did not end"
+    assert match.state.winners
+    return match

@@ -1,0 +1,88 @@
+"""The `dominoes` command line: simulate, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tui.cli import main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_simulate_summary(capsys):
+    status, out, err = run(
+        capsys,
+        "simulate",
+        "--game",
+        "chicken-foot",
+        "--players",
+        "4",
+        "--matches",
+        "3",
+        "--seed",
+        "1",
+        "--bots",
+        "easy,random",
+        "--option",
+        "rounds=2",
+    )
+    assert status == 0 and err == ""
+    assert "Chicken Foot: 3 matches, 4 players, seed 1" in out
+    assert "rounds=2" in out and "matches per second" in out and "mean moves per match" in out
+
+
+def test_simulate_json_and_determinism(capsys):
+    args = (
+        "simulate",
+        "--game",
+        "chicken-foot",
+        "--players",
+        "3",
+        "--matches",
+        "4",
+        "--seed",
+        "9",
+        "--bots",
+        "easy,random",
+        "--option",
+        "rounds=1",
+        "--json",
+    )
+    _, first, _ = run(capsys, *args)
+    _, second, _ = run(capsys, *args)
+    report, again = json.loads(first), json.loads(second)
+    for volatile in ("seconds", "matches_per_second"):
+        report.pop(volatile), again.pop(volatile)
+    assert report == again
+    assert report["matches"] == 4 and report["players"] == 3
+    assert [seat["bot"] for seat in report["seats"]] == ["easy", "random", "easy"]
+    assert sum(seat["wins"] for seat in report["seats"]) >= 4
+    assert {bot["bot"] for bot in report["bots"]} == {"easy", "random"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["simulate", "--game", "go"], "unknown game 'go'"),
+        (["simulate", "--game", "chicken-foot", "--players", "9"], "2 to 8 players"),
+        (["simulate", "--game", "chicken-foot", "--players", "1"], "2 to 8 players"),
+        (["simulate", "--game", "chicken-foot", "--option", "speed=3"], "unknown option 'speed'"),
+        (["simulate", "--game", "chicken-foot", "--option", "rounds=eleven"], "option rounds"),
+        (["simulate", "--game", "chicken-foot", "--option", "rounds"], "NAME=VALUE"),
+        (["simulate", "--game", "chicken-foot", "--bots", "genius"], "unknown bot level 'genius'"),
+        (["simulate", "--game", "chicken-foot", "--matches", "0"], "--matches"),
+        (["simulate", "--game", "chicken-foot", "--players", "four"], "invalid int value"),
+        (["simulate"], "--game"),
+        (["fly"], "invalid choice"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(capsys, argv, fragment):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err
