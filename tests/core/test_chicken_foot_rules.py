@@ -17,6 +17,7 @@ from core.layout import Layout
 from core.moves import DRAW, PASS, Bid, Deal, Draw, Pass, Play
 from core.public_log import EMPTY_LOG
 from core.tiles import DOUBLE_NINE, mask_of
+from tests.core.harness import tiles_inside
 from tests.helpers import stacked_hands, tile, tiles
 
 CF = get_game("chicken-foot")
@@ -134,19 +135,7 @@ def test_cf3_views_show_the_yards_size_not_its_tiles_or_order():
         view = CF.view(state, seat)
         assert view.stock_size == len(state.stock)
         assert view == CF.view(reordered, seat)
-        assert not set(state.stock) & set(_tiles_in(view))
-
-
-def _tiles_in(value):
-    """Every tile anywhere inside a view."""
-    if isinstance(value, Tile):
-        yield value
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _tiles_in(item)
-    elif hasattr(value, "__dataclass_fields__"):
-        for name in value.__dataclass_fields__:
-            yield from _tiles_in(getattr(value, name))
+        assert not set(state.stock) & set(tiles_inside(view))
 
 
 # -- CF-4: ten rounds, from the 9-9 down to the 0-0 ----------------------------------------------------------
