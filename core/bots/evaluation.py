@@ -1,0 +1,36 @@
+"""How good a finished round is for a seat, per game: the number search bots maximise.
+
+Search looks to the end of the round (a Moon hand), not the whole match: round scores are what a
+player controls, and rollouts to the end of a ten-round match would be mostly noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def _chicken_foot(state: Any, seat: int) -> float:
+    # Lowest score wins: being below the table's average is what counts.
+    points = state.round_scores[-1]
+    others = [p for s, p in enumerate(points) if s != seat]
+    return sum(others) / len(others) - points[seat]
+
+
+ROUND_VALUE: dict[str, Callable[[Any, int], float]] = {
+    "chicken-foot": _chicken_foot,
+}
+
+# A typical spread of round values, so that tree search compares like with like across games.
+VALUE_SCALE: dict[str, float] = {
+    "chicken-foot": 40.0,
+}
+
+
+def round_value(game_name: str, state: Any, seat: int) -> float:
+    """The value for `seat` of the round just finished in `state` (higher is better)."""
+    return ROUND_VALUE[game_name](state, seat)
+
+
+def value_scale(game_name: str) -> float:
+    return VALUE_SCALE.get(game_name, 1.0)
