@@ -43,6 +43,23 @@ class GameRecord:
     mean_round_scores: tuple[float, ...]  # per seat
     decision_seconds: tuple[tuple[str, float], ...]  # (level, seconds) for every real decision
 
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "levels": list(self.levels),
+            "winners": list(self.winners),
+            "mean_round_scores": list(self.mean_round_scores),
+            "decision_seconds": [list(pair) for pair in self.decision_seconds],
+        }
+
+    @staticmethod
+    def from_data(data: dict[str, Any]) -> GameRecord:
+        return GameRecord(
+            tuple(data["levels"]),
+            tuple(data["winners"]),
+            tuple(data["mean_round_scores"]),
+            tuple((level, seconds) for level, seconds in data["decision_seconds"]),
+        )
+
 
 def lineup(levels: Sequence[str], players: int) -> tuple[str, ...]:
     for level in levels:
@@ -67,6 +84,11 @@ def jobs(
         for index in range(matches)
         for rotation in range(players)
     ]
+
+
+def play_data(job: Job) -> dict[str, Any]:
+    """`play`, its record as plain data (for results sent between processes)."""
+    return play(job).to_data()
 
 
 def play(job: Job) -> GameRecord:

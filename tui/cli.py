@@ -136,9 +136,8 @@ def format_summary(report: dict[str, Any], specs: Sequence[Any]) -> str:
 
 
 def run_tournament(args: argparse.Namespace) -> int:
-    from concurrent.futures import ProcessPoolExecutor
-
-    from core.tournament import jobs, play, tally
+    from core.tournament import GameRecord, jobs, play_data, tally
+    from tui.parallel import map_in_processes
 
     try:
         game = get_game(args.game)
@@ -162,11 +161,7 @@ def run_tournament(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(f"{PROG} tournament: {error}") from None
     started = time.perf_counter()
-    if args.jobs == 1:
-        records = [play(job) for job in work]
-    else:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            records = list(pool.map(play, work, chunksize=1))
+    records = [GameRecord.from_data(data) for data in map_in_processes(play_data, work, args.jobs)]
     seconds = time.perf_counter() - started
     report = {
         "game": game.name,
