@@ -520,13 +520,14 @@ class Moon(Game):
         trump: TrumpSuit = state.trump  # type: ignore[assignment]
         table = TABLES[trump]
         suit = table.led[TILE_BIT[state.trick[0]]]
-        followers = tiles_in(held & table.follow[suit])
-        shown = " and ".join(str(t) for t in followers[:2]) + (" and more" if len(followers) > 2 else "")
+        number = trump if suit == TRUMP else suit  # write "5-3" when a 5 was led, "2-1" under 2s trump
+        followers = [_facing(t, number) for t in tiles_in(held & table.follow[suit])]
+        shown = " and ".join(followers[:2]) + (" and more" if len(followers) > 2 else "")
         if suit == TRUMP:
             return IllegalMove("MN-15", f"a trump was led and you hold {shown}; you must follow with a trump")
         why = ""
         if table.led[TILE_BIT[tile]] == TRUMP and suit in tile:
-            why = f" (the {tile} is a trump, not a {suit})"
+            why = f" (the {_facing(tile, suit)} is a trump, not a {suit})"
         return IllegalMove("MN-15", f"a {suit} was led and you hold {shown}; you must follow suit{why}")
 
     # -- words -------------------------------------------------------------------------------------
@@ -713,6 +714,12 @@ def place_tiles(
     if not place(0):
         raise ValueError("no placement of the unseen tiles agrees with this view")
     return result
+
+
+def _facing(tile: Tile, number: Any) -> str:
+    """The tile written with `number` first when it carries it: "5-3" when a 5 was led."""
+    low, high = tile
+    return f"{number}-{high if low == number else low}" if number in tile else str(tile)
 
 
 def _name(names: tuple[str, ...] | None, seat: int) -> str:
