@@ -24,7 +24,8 @@ from core.games.moon import (
     follow_moves,
 )
 from core.games.moon_suits import MOON_SET
-from core.moves import Bid, Deal, Discard, Draw, Play, Trump, play
+from core.moves import Bid, Deal, Discard, Draw, Move, Play, Trump, play
+from core.simulation import simulate_match
 from core.tiles import DOUBLE_SIX, mask_of
 from tests.core.harness import tiles_inside
 from tests.helpers import stacked_hands, tile, tiles
@@ -540,3 +541,11 @@ def test_determinize_respects_known_voids():
         world = MN.determinize(view, random.Random(seed))
         assert not fives & set(world.hands[1])
         assert MN.view(world, 2) == view
+
+
+def test_a_match_replays_from_its_events_in_plain_data():
+    """Every event, deals and redeals included, survives to_data/from_data and replays exactly."""
+    match, _ = simulate_match("moon", 3, {"target": 3, "all_pass": "redeal"}, ["random"], 11)
+    events = [Move.from_data(event.to_data()) for event in match.events]
+    again = Match("moon", 3, {"target": 3}, match.seats, match.seed, events)
+    assert again.state == match.state and again.state.over
