@@ -25,6 +25,7 @@ from core.games.moon_suits import (
     TRUMP_CHOICES,
     led_suit,
     suit_name,
+    trick_winner,
     trump_name,
 )
 from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
@@ -520,14 +521,13 @@ class Moon(Game):
         trump: TrumpSuit = state.trump  # type: ignore[assignment]
         table = TABLES[trump]
         suit = table.led[TILE_BIT[state.trick[0]]]
-        number = trump if suit == TRUMP else suit  # write "5-3" when a 5 was led, "2-1" under 2s trump
-        followers = [_facing(t, number) for t in tiles_in(held & table.follow[suit])]
+        followers = [_written(t, suit, trump) for t in tiles_in(held & table.follow[suit])]
         shown = " and ".join(followers[:2]) + (" and more" if len(followers) > 2 else "")
         if suit == TRUMP:
             return IllegalMove("MN-15", f"a trump was led and you hold {shown}; you must follow with a trump")
         why = ""
         if table.led[TILE_BIT[tile]] == TRUMP and suit in tile:
-            why = f" (the {_facing(tile, suit)} is a trump, not a {suit})"
+            why = f" (the {_written(tile, suit, trump)} is a trump, not a {suit})"
         return IllegalMove("MN-15", f"a {suit} was led and you hold {shown}; you must follow suit{why}")
 
     # -- words -------------------------------------------------------------------------------------
@@ -547,13 +547,16 @@ class Moon(Game):
         if type(move) is Trump:
             return f"{who} named {trump_name(move.suit)} trump" if move.suit != NO_TRUMP else f"{who} chose no trump"
         if type(move) is Play:
+            trump: TrumpSuit = state.trump  # type: ignore[assignment]
             if not state.trick:
-                return f"{who} led {move.tile}"
-            led = led_suit(state.trick[0], state.trump)  # type: ignore[arg-type]
+                return f"{who} led {_written(move.tile, led_suit(move.tile, trump), trump)}"
+            led = led_suit(state.trick[0], trump)
+            shown = _written(move.tile, led, trump)
             if len(state.trick) == PLAYERS - 1:
-                winner = _name(names, self.apply(state, move).tricks[-1].winner)
-                return f"{who} played {move.tile}; {winner} won the trick"
-            return f"{who} played {move.tile} to the {suit_name(led)} lead"
+                offset = trick_winner((*state.trick, move.tile), trump)
+                winner = _name(names, (state.leader + offset) % PLAYERS)  # type: ignore[operator]
+                return f"{who} played {shown}; {winner} won the trick"
+            return f"{who} played {shown} to the {suit_name(led)} lead"
         return f"{who}: {move}"
 
     # -- what a seat may see -----------------------------------------------------------------------
@@ -561,7 +564,7 @@ class Moon(Game):
         info = state.info
         if type(seat) is not int or not 0 <= seat < info.players:
             raise ValueError(f"there is no seat {seat!r} at a {info.players}-player table")
-        bidder = seat == state.bidder and state.bidder is not None
+        bidder = seat == state.bidder
         return MoonView(
             seat,
             info.players,
@@ -720,6 +723,11 @@ def _facing(tile: Tile, number: Any) -> str:
     """The tile written with `number` first when it carries it: "5-3" when a 5 was led."""
     low, high = tile
     return f"{number}-{high if low == number else low}" if number in tile else str(tile)
+
+
+def _written(tile: Tile, suit: int, trump: TrumpSuit) -> str:
+    """The tile written with the number of `suit` first ("6-2" in a 6 lead)."""
+    return _facing(tile, trump if suit == TRUMP else suit)
 
 
 def _name(names: tuple[str, ...] | None, seat: int) -> str:

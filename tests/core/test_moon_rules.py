@@ -549,3 +549,13 @@ def test_a_match_replays_from_its_events_in_plain_data():
     events = [Move.from_data(event.to_data()) for event in match.events]
     again = Match("moon", 3, {"target": 3}, match.seats, match.seed, events)
     assert again.state == match.state and again.state.over
+
+
+def test_plays_in_plain_words_name_the_trick_winner():
+    names = ("Ana", "Bo", "Cy")
+    state = in_play(hands={0: "6-2", 1: "6-5", 2: "6-6"}, trump="none")
+    assert MN.describe_move(state, play(tile("6-2")), names) == "Ana led 6-2"
+    state = play_tile(state, "6-2")
+    assert MN.describe_move(state, play(tile("6-5")), names) == "Bo played 6-5 to the 6 lead"
+    state = play_tile(state, "6-5")
+    assert MN.describe_move(state, play(tile("6-6")), names) == "Cy played 6-6; Cy won the trick"
