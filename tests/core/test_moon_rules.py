@@ -424,7 +424,7 @@ def test_mn17_mn18_a_made_bid_scores_the_bid_and_the_others_a_point_a_trick():
     assert state.chance and state.phase == DEALING and MN.legal_moves(state) == ()
 
 
-def test_mn17_a_failed_bid_is_lost_and_scores_can_go_below_zero():
+def test_mn17_mn18_a_failed_bid_is_lost_the_others_still_score_and_scores_go_below_zero():
     state = last_trick(["", "", "5-1"], "3-3 6-6", 0, 0, 6, (5, 1, 0), trump=5, scores=(2, 0, 0))
     state = play_tile(state, "5-1")  # seat 2 trumps the last trick
     assert state.taken == (5, 1, 1)
