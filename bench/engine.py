@@ -7,7 +7,8 @@
 Per move: `legal_moves` plus `apply`, timed at positions recorded from seeded random matches.
 Each position is timed in several passes spread over the run, and its best pass is kept, so a
 busy moment on the machine does not count against the engine; the figure is the median over
-positions. Per match: complete random matches per second (deals included), the plain loop.
+positions. Per match: complete random matches per second (deals included), the plain loop, and
+the rounds (Moon: hands; a redeal is not one) they scored per second.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core import GAME_NAMES, get_game
 
 PLAYERS = {"chicken-foot": 4, "doubles": 4, "moon": 3}
+ROUND_WORDS = {"moon": "hands"}
 
 
 def machine() -> str:
@@ -76,9 +78,9 @@ def time_moves(game, pairs, passes: int, repeat: int) -> list[float]:
     return best
 
 
-def full_matches(game, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random matches played for about `seconds`: (matches, moves, elapsed)."""
-    matches = moves = 0
+def full_matches(game, players: int, seconds: float, seed: int) -> tuple[int, int, int, float]:
+    """Random matches played for about `seconds`: (matches, moves, rounds scored, elapsed)."""
+    matches = moves = rounds = 0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         rng = random.Random(seed + matches)
@@ -91,7 +93,8 @@ def full_matches(game, players: int, seconds: float, seed: int) -> tuple[int, in
             state = game.apply(state, legal[rng.randrange(len(legal))])
             moves += 1
         matches += 1
-    return matches, moves, time.perf_counter() - started
+        rounds += len(getattr(state, "round_scores", ()))
+    return matches, moves, rounds, time.perf_counter() - started
 
 
 def bench(name: str, matches: int, passes: int, seconds: float) -> dict[str, object]:
@@ -99,7 +102,7 @@ def bench(name: str, matches: int, passes: int, seconds: float) -> dict[str, obj
     players = PLAYERS.get(name, game.min_players)
     pairs = record_positions(game, players, matches, seed=1)
     per_move = time_moves(game, pairs, passes, repeat=10)
-    played, moves, elapsed = full_matches(game, players, seconds, seed=1000)
+    played, moves, rounds, elapsed = full_matches(game, players, seconds, seed=1000)
     ordered = sorted(per_move)
     return {
         "game": name,
@@ -111,6 +114,7 @@ def bench(name: str, matches: int, passes: int, seconds: float) -> dict[str, obj
         "moves_per_second": 1e6 / statistics.fmean(per_move),
         "matches_per_second": played / elapsed,
         "random_play_moves_per_second": moves / elapsed,
+        "rounds_per_second": rounds / elapsed,
     }
 
 
@@ -131,7 +135,8 @@ def main() -> None:
         print(
             f"{r['game']:>13} ({r['players']} players): legal_moves + apply {r['median_us_per_move']:.2f} µs median, "
             f"{r['mean_us_per_move']:.2f} mean, {r['p90_us_per_move']:.2f} p90 over {r['positions']} positions; "
-            f"{r['matches_per_second']:.1f} random matches/s ({r['random_play_moves_per_second']:,.0f} moves/s)"
+            f"{r['matches_per_second']:.1f} random matches/s ({r['random_play_moves_per_second']:,.0f} moves/s, "
+            f"{r['rounds_per_second']:,.0f} {ROUND_WORDS.get(r['game'], 'rounds')}/s)"
         )
 
 

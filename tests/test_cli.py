@@ -66,6 +66,15 @@ def test_simulate_json_and_determinism(capsys):
     assert {bot["bot"] for bot in report["bots"]} == {"easy", "random"}
 
 
+def test_simulate_moon_defaults_to_its_three_players(capsys):
+    status, out, err = run(
+        capsys, "simulate", "--game", "moon", "--matches", "3", "--bots", "easy,random", "--option", "target=7"
+    )
+    assert status == 0 and err == ""
+    assert "Three-player Moon: 3 matches, 3 players, seed 1" in out
+    assert "target=7, all_pass=redeal, doubles_trump=on" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
@@ -78,6 +87,8 @@ def test_simulate_json_and_determinism(capsys):
         (["simulate", "--game", "chicken-foot", "--bots", "genius"], "unknown bot level 'genius'"),
         (["simulate", "--game", "chicken-foot", "--matches", "0"], "--matches"),
         (["simulate", "--game", "chicken-foot", "--players", "four"], "invalid int value"),
+        (["simulate", "--game", "moon", "--players", "4"], "exactly 3 players"),
+        (["simulate", "--game", "moon", "--option", "all_pass=shuffle"], "option all_pass must be redeal or force"),
         (["simulate"], "--game"),
         (["fly"], "invalid choice"),
     ],

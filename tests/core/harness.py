@@ -17,6 +17,7 @@ from typing import Any
 
 from core import Match, Seat, Tile, get_game
 from core.bots import get_bot
+from core.games.moon_suits import MOON_SET
 from core.tiles import DOUBLE_NINE
 
 
@@ -39,11 +40,31 @@ def _cf_visible(state: Any, seat: int) -> set[Tile]:
     return seen
 
 
+def _moon_placed(state: Any) -> list[Tile]:
+    return [*(t for trick in state.tricks for t in trick.tiles), *state.trick]
+
+
+def _moon_visible(state: Any, seat: int) -> set[Tile]:
+    """Own hand and the tiles played; the widow (once taken) and the discard for the bidder only.
+    Moon shows no hands when a hand ends: every tile but the discard has been played by then."""
+    seen = set(state.hands[seat]) | set(_moon_placed(state))
+    if state.bidder == seat:
+        seen.add(state.widow)
+        seen.update(state.stock)
+    return seen
+
+
 ACCOUNTS: dict[str, Accounts] = {
     "chicken-foot": Accounts(
         full_set=lambda state: DOUBLE_NINE,
         placed=lambda state: state.board.tiles() if state.board is not None else (),
         visible=_cf_visible,
+        max_events=20_000,
+    ),
+    "moon": Accounts(
+        full_set=lambda state: MOON_SET,
+        placed=_moon_placed,
+        visible=_moon_visible,
         max_events=20_000,
     ),
 }

@@ -11,7 +11,7 @@ from core.bots import BOT_LEVELS, get_bot
 
 
 def test_names_and_lookup():
-    assert "chicken-foot" in GAME_NAMES
+    assert "chicken-foot" in GAME_NAMES and GAME_NAMES[-1] == "moon"
     for name in GAME_NAMES:
         assert get_game(name).name == name
     with pytest.raises(ValueError, match="unknown game"):

@@ -11,6 +11,8 @@ import os
 
 import pytest
 
+from core.moves import Bid
+from core.simulation import simulate_match
 from tests.core.harness import play_checked_match
 
 SOAK = int(os.environ.get("DOMINOES_SOAK", "0") or 0)
@@ -50,3 +52,55 @@ def test_chicken_foot_random_matches(batch):
 def test_chicken_foot_full_ten_round_match(players):
     match = play_checked_match("chicken-foot", players, {}, 7 + players, ("random",), False)
     assert match.state.round == 10 and len(match.state.round_scores) == 10
+
+
+def moon_cases():
+    """300 matches over every option, most to a small target so they stay short; the easy bots also
+    play some to the full 21 (more, and longer, with DOMINOES_SOAK)."""
+    option_sets = [
+        {"target": 1},
+        {"target": 3, "all_pass": "force"},
+        {"target": 4, "doubles_trump": False},
+        {"target": 2, "all_pass": "force", "doubles_trump": False},
+    ]
+    cases = []
+    count = 300 * max(1, SOAK)
+    for index, (options, levels) in enumerate(
+        itertools.islice(itertools.cycle(itertools.product(option_sets, LEVELS)), count)
+    ):
+        if levels == ("random",):
+            # Random bidders often bid 21 and fail: a high target can take thousands of moves.
+            options = {**options, "target": min(options["target"], 2)}
+        elif SOAK or index % 15 == 1:
+            options = {**options, "target": 21}
+        cases.append((options, levels, index % 4 == 0))
+    return cases
+
+
+@pytest.mark.parametrize("batch", range(10))
+def test_moon_random_matches(batch):
+    for index, (options, levels, human) in enumerate(moon_cases()):
+        if index % 10 == batch:
+            play_checked_match("moon", 3, options, 2000 + index, levels, human)
+
+
+def test_moon_random_matches_reach_every_branch():
+    """Bots at the harness's options reach redeals, forced bids, failed 21s, ties at the
+    target and every trump choice (played without the checks, so the test stays fast)."""
+    trumps, redeals, forced, moons_failed, ties = set(), 0, 0, 0, 0
+    for index, (options, levels, _) in enumerate(moon_cases()[:120]):
+        match, _ = simulate_match("moon", 3, options, levels, 2000 + index)
+        for i in range(1, len(match.events) + 1):
+            state, before = match.state_at(i), match.state_at(i - 1)
+            redeals += state.info.redeal and not before.info.redeal
+            forced += (
+                options.get("all_pass") == "force" and not before.legal.count(Bid(0)) and before.phase == "bidding"
+            )
+            if len(state.records) > len(before.records):
+                record = state.records[-1]
+                trumps.add(record.trump)
+                moons_failed += record.bid == 21 and not record.made
+                best = max(state.scores)
+                ties += best >= options["target"] and state.scores.count(best) > 1
+    assert redeals and forced and moons_failed and ties
+    assert trumps == {0, 1, 2, 3, 4, 5, 6, "doubles", "none"}
