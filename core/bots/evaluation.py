@@ -17,13 +17,24 @@ def _chicken_foot(state: Any, seat: int) -> float:
     return sum(others) / len(others) - points[seat]
 
 
+def _moon(state: Any, seat: int) -> float:
+    # A hand that ended in three passes is redealt: nothing was won or lost.
+    if state.info.redeal or not state.info.records:
+        return 0.0
+    points = state.info.records[-1].points
+    others = [p for s, p in enumerate(points) if s != seat]
+    return points[seat] - sum(others) / len(others)
+
+
 ROUND_VALUE: dict[str, Callable[[Any, int], float]] = {
     "chicken-foot": _chicken_foot,
+    "moon": _moon,
 }
 
 # A typical spread of round values, so that tree search compares like with like across games.
 VALUE_SCALE: dict[str, float] = {
     "chicken-foot": 40.0,
+    "moon": 6.0,
 }
 
 

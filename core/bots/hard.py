@@ -3,7 +3,8 @@
 Each iteration samples one world consistent with the bot's view, walks a tree of moves shared
 across worlds (a move's statistics count only the iterations in which it was legal), expands one
 new move, plays the round out with a fast policy and credits every move on the path with the round
-value of the seat that made it. The answer is the most visited move at the root. It stops when its
+value of the seat that made it. The answer is the most visited move at the root. (Moon is searched
+differently: see `core.bots.moon_search`.) It stops when its
 time budget is spent or after `max_iterations`, whichever comes first; with a fixed number of
 iterations it is deterministic given its rng.
 """
@@ -15,6 +16,7 @@ import random
 import time
 from typing import Any
 
+from core.bots import moon_search
 from core.bots.evaluation import round_value, value_scale
 from core.bots.rollout import play_out_round
 from core.moves import Move
@@ -46,6 +48,10 @@ class HardBot:
     def choose(self, view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float | None = None) -> Move:
         if len(legal) == 1:
             return legal[0]
+        if view.game == "moon":
+            # Moon's hands are short and its tricks solvable: simulate, then search exactly.
+            worlds = max(1, self.max_iterations // 50)
+            return moon_search.choose(view, legal, rng, self.default_budget if budget is None else budget, worlds)
         root = self.search(view, legal, rng, budget)
         return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
 

@@ -11,8 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from core.bots.easy import chicken_foot as easy_chicken_foot
+from core.bots.easy import moon as easy_moon
 from core.game import Game
 from core.moves import Move, Play
+from core.games.moon import GAME as MOON
 from core.tiles import tiles_in
 
 
@@ -43,8 +45,14 @@ def _easy_chicken_foot(state: Any, legal: tuple[Move, ...], rng: random.Random) 
     return best
 
 
+def _easy_moon(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
+    """The easy Moon bot, on the world's own view for the seat to move (a hand is short)."""
+    return easy_moon.choose(MOON.view(state, state.to_move), legal, rng)
+
+
 POLICIES: dict[str, Callable[[Any, tuple[Move, ...], random.Random], Move]] = {
     "chicken-foot": _easy_chicken_foot,
+    "moon": _easy_moon,
 }
 
 
