@@ -13,8 +13,8 @@ from typing import Any
 from core.bots.easy import chicken_foot as easy_chicken_foot
 from core.bots.easy import moon as easy_moon
 from core.game import Game
-from core.moves import Move, Play
 from core.games.moon import GAME as MOON
+from core.moves import Move, Play
 from core.tiles import tiles_in
 
 
