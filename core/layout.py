@@ -54,30 +54,35 @@ class Layout(NamedTuple):
         the line and opens `branches` empty lines on itself.
         """
         lines = self.lines
-        line = lines[line_id]
-        shown = line.open
+        parent, tiles, shown = lines[line_id]
         ends = self.ends
         empty_ends = self.empty_ends
+        # Lines are replaced through a list: cheaper than slicing the tuple around the changed one.
+        new_lines = list(lines)
         if tile[0] == tile[1]:
             count = len(lines)
-            closed = _new(Line, (line.parent, line.tiles + (tile,), None))
-            new_lines = lines[:line_id] + (closed,) + lines[line_id + 1 :] + (Line(line_id, (), shown),) * branches
+            new_lines[line_id] = _new(Line, (parent, tiles + (tile,), None))
+            new_lines = tuple(new_lines) + (_new(Line, (line_id, (), shown)),) * branches  # type: ignore[assignment]
             at = ends.index(line_id)
             ends = ends[:at] + (count,) + ends[at + 1 :]
             empty_ends += (count,)
             now_open = count
         else:
             far = tile[1] if tile[0] == shown else tile[0]
-            new_lines = lines[:line_id] + (_new(Line, (line.parent, line.tiles + (tile,), far)),) + lines[line_id + 1 :]
+            new_lines[line_id] = _new(Line, (parent, tiles + (tile,), far))
+            new_lines = tuple(new_lines)  # type: ignore[assignment]
             now_open = line_id
-        if not line.tiles:
+        if not tiles:
             # The first empty line of a double was filled: the next one, if any, is now open.
-            empty_ends = tuple(end for end in empty_ends if end != line_id)
+            at = empty_ends.index(line_id)
+            empty_ends = empty_ends[:at] + empty_ends[at + 1 :]
             sibling = line_id + 1
-            if sibling < len(lines) and lines[sibling].parent == line.parent and not lines[sibling].tiles:
-                at = ends.index(now_open) + 1
-                ends = ends[:at] + (sibling,) + ends[at:]
-                empty_ends += (sibling,)
+            if sibling < len(lines):
+                following = lines[sibling]
+                if following[0] == parent and not following[1]:
+                    at = ends.index(now_open) + 1
+                    ends = ends[:at] + (sibling,) + ends[at:]
+                    empty_ends += (sibling,)
         return _new(Layout, (self.centre, new_lines, ends, empty_ends))
 
     # -- questions about the layout ------------------------------------------------------------
