@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from core.game import Game
 from core.games.chicken_foot import GAME as CHICKEN_FOOT
+from core.games.doubles import GAME as DOUBLES
 
-_GAMES: dict[str, Game] = {game.name: game for game in (CHICKEN_FOOT,)}
+_GAMES: dict[str, Game] = {game.name: game for game in (CHICKEN_FOOT, DOUBLES)}
 GAME_NAMES: tuple[str, ...] = tuple(_GAMES)
 
 
