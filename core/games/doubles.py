@@ -461,7 +461,9 @@ class Doubles(Game):
             return IllegalMove("DB-5", "that end is not open")  # not reached: every non-empty open line is an end
         number: int = line.open  # type: ignore[assignment]
         if number not in tile:
-            return IllegalMove("DB-7", f"the {tile} does not match the {number} at {self.end_name(board, target)}")
+            return IllegalMove(
+                "DB-7", f"the {tile} does not match the {number} showing on {self.end_name(board, target)}"
+            )
         if not state.unlocked >> number & 1:
             return IllegalMove("DB-7", f"{NUMBER_WORDS[number]} are locked until the {number}-{number} is played")
         return IllegalMove("DB-0", f"the {tile} cannot be played there now")

@@ -17,7 +17,7 @@ from typing import Any
 
 from core import Match, Seat, Tile, get_game
 from core.bots import get_bot
-from core.tiles import DOUBLE_NINE
+from core.tiles import DOUBLE_NINE, DOUBLE_SIX
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,24 @@ def _cf_visible(state: Any, seat: int) -> set[Tile]:
     return seen
 
 
+def _db_visible(state: Any, seat: int) -> set[Tile]:
+    seen = _cf_visible(state, seat)  # the same table and hidden hands as Chicken Foot
+    if state.board is None and not state.chance and state.round > 0:
+        seen.add(state.legal[0].tile)  # DB-3: who holds the highest double, and which, is announced
+    return seen
+
+
 ACCOUNTS: dict[str, Accounts] = {
     "chicken-foot": Accounts(
         full_set=lambda state: DOUBLE_NINE,
         placed=lambda state: state.board.tiles() if state.board is not None else (),
         visible=_cf_visible,
+        max_events=20_000,
+    ),
+    "doubles": Accounts(
+        full_set=lambda state: DOUBLE_SIX,
+        placed=lambda state: state.board.tiles() if state.board is not None else (),
+        visible=_db_visible,
         max_events=20_000,
     ),
 }
