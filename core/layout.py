@@ -53,18 +53,18 @@ class Layout(NamedTuple):
         The caller has checked that the end is open and that the tile matches it. A double closes
         the line and opens `branches` empty lines on itself.
         """
-        lines = self.lines
+        centre, lines, ends, empty_ends = self
         parent, tiles, shown = lines[line_id]
-        ends = self.ends
-        empty_ends = self.empty_ends
-        # Lines are replaced through a list: cheaper than slicing the tuple around the changed one.
+        # Lines and ends are changed through lists: cheaper than slicing tuples around the change.
         new_lines = list(lines)
         if tile[0] == tile[1]:
             count = len(lines)
             new_lines[line_id] = _new(Line, (parent, tiles + (tile,), None))
-            new_lines = tuple(new_lines) + (_new(Line, (line_id, (), shown)),) * branches  # type: ignore[assignment]
-            at = ends.index(line_id)
-            ends = ends[:at] + (count,) + ends[at + 1 :]
+            new_lines += (_new(Line, (line_id, (), shown)),) * branches
+            new_lines = tuple(new_lines)  # type: ignore[assignment]
+            changed = list(ends)
+            changed[changed.index(line_id)] = count
+            ends = tuple(changed)
             empty_ends += (count,)
             now_open = count
         else:
@@ -72,18 +72,22 @@ class Layout(NamedTuple):
             new_lines[line_id] = _new(Line, (parent, tiles + (tile,), far))
             new_lines = tuple(new_lines)  # type: ignore[assignment]
             now_open = line_id
-        if not tiles:
-            # The first empty line of a double was filled: the next one, if any, is now open.
+        if tiles:
+            return _new(Layout, (centre, new_lines, ends, empty_ends))
+        # The first empty line of a double was filled: the next one, if any, is now open, and takes
+        # its place among the empty ends.
+        sibling = line_id + 1
+        if sibling < len(lines) and lines[sibling][0] == parent and not lines[sibling][1]:
+            changed = list(ends)
+            changed.insert(changed.index(now_open) + 1, sibling)
+            ends = tuple(changed)
+            changed = list(empty_ends)
+            changed[changed.index(line_id)] = sibling
+            empty_ends = tuple(changed)
+        else:
             at = empty_ends.index(line_id)
             empty_ends = empty_ends[:at] + empty_ends[at + 1 :]
-            sibling = line_id + 1
-            if sibling < len(lines):
-                following = lines[sibling]
-                if following[0] == parent and not following[1]:
-                    at = ends.index(now_open) + 1
-                    ends = ends[:at] + (sibling,) + ends[at:]
-                    empty_ends += (sibling,)
-        return _new(Layout, (self.centre, new_lines, ends, empty_ends))
+        return _new(Layout, (centre, new_lines, ends, empty_ends))
 
     # -- questions about the layout ------------------------------------------------------------
     def tiles(self) -> Iterator[Tile]:
