@@ -285,7 +285,7 @@ class Doubles(Game):
                 return self._end_round(state, masks, stock, board, unlocked, log, seat)  # type: ignore[arg-type]
             # DB-4: play passes to the left.
             seat += 1
-            if seat == info[0]:
+            if seat == info[0]:  # info.players, read by index on this hot path
                 seat = 0
             held = masks[seat]
             fits = FITS[unlocked]

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from core import IllegalMove, Match, Tile, get_game
+from core import GAME_NAMES, IllegalMove, Match, Tile, get_game
 from core.games.doubles import (
     HAND_SIZES,
     DoublesState,
@@ -88,6 +88,11 @@ def rejects(state, move, rule):
 
 def plays_of(state):
     return {(move.tile, move.target) for move in DB.legal_moves(state) if type(move) is Play}
+
+
+def test_doubles_is_registered_after_chicken_foot():
+    assert GAME_NAMES.index("doubles") == GAME_NAMES.index("chicken-foot") + 1
+    assert DB.name == "doubles" and DB.rule_prefix == "DB" and (DB.min_players, DB.max_players) == (2, 4)
 
 
 # -- DB-0: turn discipline -----------------------------------------------------------------------------
