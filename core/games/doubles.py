@@ -500,6 +500,8 @@ class Doubles(Game):
             if move.target is None:
                 return f"{who} opened the round with the {tile} in the centre"
             board: Layout = state.board  # type: ignore[assignment]
+            if board is None or move.target not in board.ends:
+                return f"{who} played {tile}"  # not a legal play: no end to name
             number: int = board.lines[move.target].open  # type: ignore[assignment]
             words = f"{who} played {number}-{tile.other(number)} on {self.end_name(board, move.target)}"
             if tile.is_double:

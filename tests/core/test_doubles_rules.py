@@ -524,5 +524,6 @@ def test_describe_moves_in_plain_words():
     state = DB.apply(state, Play(tile("6-1"), 0))
     state = DB.apply(state, Play(tile("6-3"), 1))
     assert DB.describe_move(state, Play(tile("3-3"), 1), names) == "Bo played 3-3 on the 6-3 arm, unlocking threes"
+    assert DB.describe_move(state, Play(tile("3-3"), 40), names) == "Bo played 3-3"
     assert DB.describe_move(state, DRAW, names) == "Bo drew a tile"
     assert DB.describe_move(state, PASS) == "Seat 2 passed"
