@@ -53,32 +53,41 @@ class Layout(NamedTuple):
         The caller has checked that the end is open and that the tile matches it. A double closes
         the line and opens `branches` empty lines on itself.
         """
-        lines = self.lines
-        line = lines[line_id]
-        shown = line.open
-        ends = self.ends
-        empty_ends = self.empty_ends
+        centre, lines, ends, empty_ends = self
+        parent, tiles, shown = lines[line_id]
+        # Lines and ends are changed through lists: cheaper than slicing tuples around the change.
+        new_lines = list(lines)
         if tile[0] == tile[1]:
             count = len(lines)
-            closed = _new(Line, (line.parent, line.tiles + (tile,), None))
-            new_lines = lines[:line_id] + (closed,) + lines[line_id + 1 :] + (Line(line_id, (), shown),) * branches
-            at = ends.index(line_id)
-            ends = ends[:at] + (count,) + ends[at + 1 :]
+            new_lines[line_id] = _new(Line, (parent, tiles + (tile,), None))
+            new_lines += (_new(Line, (line_id, (), shown)),) * branches
+            new_lines = tuple(new_lines)  # type: ignore[assignment]
+            changed = list(ends)
+            changed[changed.index(line_id)] = count
+            ends = tuple(changed)
             empty_ends += (count,)
             now_open = count
         else:
             far = tile[1] if tile[0] == shown else tile[0]
-            new_lines = lines[:line_id] + (_new(Line, (line.parent, line.tiles + (tile,), far)),) + lines[line_id + 1 :]
+            new_lines[line_id] = _new(Line, (parent, tiles + (tile,), far))
+            new_lines = tuple(new_lines)  # type: ignore[assignment]
             now_open = line_id
-        if not line.tiles:
-            # The first empty line of a double was filled: the next one, if any, is now open.
-            empty_ends = tuple(end for end in empty_ends if end != line_id)
-            sibling = line_id + 1
-            if sibling < len(lines) and lines[sibling].parent == line.parent and not lines[sibling].tiles:
-                at = ends.index(now_open) + 1
-                ends = ends[:at] + (sibling,) + ends[at:]
-                empty_ends += (sibling,)
-        return _new(Layout, (self.centre, new_lines, ends, empty_ends))
+        if tiles:
+            return _new(Layout, (centre, new_lines, ends, empty_ends))
+        # The first empty line of a double was filled: the next one, if any, is now open, and takes
+        # its place among the empty ends.
+        sibling = line_id + 1
+        if sibling < len(lines) and lines[sibling][0] == parent and not lines[sibling][1]:
+            changed = list(ends)
+            changed.insert(changed.index(now_open) + 1, sibling)
+            ends = tuple(changed)
+            changed = list(empty_ends)
+            changed[changed.index(line_id)] = sibling
+            empty_ends = tuple(changed)
+        else:
+            at = empty_ends.index(line_id)
+            empty_ends = empty_ends[:at] + empty_ends[at + 1 :]
+        return _new(Layout, (centre, new_lines, ends, empty_ends))
 
     # -- questions about the layout ------------------------------------------------------------
     def tiles(self) -> Iterator[Tile]:

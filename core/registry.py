@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from core.game import Game
 from core.games.chicken_foot import GAME as CHICKEN_FOOT
+from core.games.doubles import GAME as DOUBLES
 from core.games.moon import GAME as MOON
 
-_GAMES: dict[str, Game] = {game.name: game for game in (CHICKEN_FOOT, MOON)}
+_GAMES: dict[str, Game] = {game.name: game for game in (CHICKEN_FOOT, DOUBLES, MOON)}
 GAME_NAMES: tuple[str, ...] = tuple(_GAMES)
 
 

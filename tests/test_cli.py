@@ -97,3 +97,28 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv, fragment):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and fragment in err
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_simulate_doubles_plays_to_the_target(capsys, players):
+    args = ("simulate", "--game", "doubles", "--players", str(players), "--matches", "3", "--seed", "2")
+    status, out, err = run(capsys, *args, "--bots", "easy,random", "--option", "target=30", "--json")
+    assert status == 0 and err == ""
+    report = json.loads(out)
+    assert report["game"] == "doubles" and report["matches"] == 3
+    assert report["options"] == {"target": 30, "blocked_tie": "nobody"}
+    assert sum(seat["wins"] for seat in report["seats"]) == 3  # DB-13: one winner per match
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["--players", "5"], "2 to 4 players"),
+        (["--option", "blocked_tie=maybe"], "option blocked_tie must be nobody or split"),
+        (["--option", "target=0"], "option target must be a whole number from 1 to 1000"),
+    ],
+)
+def test_simulate_doubles_bad_arguments(capsys, argv, fragment):
+    status, out, err = run(capsys, "simulate", "--game", "doubles", *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and fragment in err

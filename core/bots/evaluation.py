@@ -26,14 +26,25 @@ def _moon(state: Any, seat: int) -> float:
     return points[seat] - sum(others) / len(others)
 
 
+def _doubles(state: Any, seat: int) -> float:
+    # Highest score wins: points gained beyond the table's average. A redeal scores nothing.
+    if not state.round_scores or state.info.redeal:
+        return 0.0
+    points = state.round_scores[-1]
+    others = [p for s, p in enumerate(points) if s != seat]
+    return points[seat] - sum(others) / len(others)
+
+
 ROUND_VALUE: dict[str, Callable[[Any, int], float]] = {
     "chicken-foot": _chicken_foot,
+    "doubles": _doubles,
     "moon": _moon,
 }
 
 # A typical spread of round values, so that tree search compares like with like across games.
 VALUE_SCALE: dict[str, float] = {
     "chicken-foot": 40.0,
+    "doubles": 30.0,
     "moon": 6.0,
 }
 

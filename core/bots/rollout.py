@@ -52,6 +52,7 @@ def _easy_moon(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
 
 POLICIES: dict[str, Callable[[Any, tuple[Move, ...], random.Random], Move]] = {
     "chicken-foot": _easy_chicken_foot,
+    "doubles": _heaviest_play,
     "moon": _easy_moon,
 }
 

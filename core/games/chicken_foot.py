@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
+from core.draw_game import misdealt, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
@@ -280,8 +281,7 @@ class ChickenFoot(Game):
         size = HAND_SIZES[players]
         if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
             raise IllegalMove("CF-2", f"with {players} players each hand starts with {size} tiles")
-        dealt = [tile for hand in deal.hands for tile in hand] + list(deal.stock)
-        if len(dealt) != len(DOUBLE_NINE) - 1 or set(dealt) != set(DOUBLE_NINE) - {double}:
+        if misdealt(deal.hands, deal.stock, (tile for tile in DOUBLE_NINE if tile is not double)):
             raise IllegalMove(
                 "CF-1", f"a deal must hold every tile of the double-nine set once, except the {double} in the centre"
             )
@@ -483,9 +483,9 @@ class ChickenFoot(Game):
     def describe_move(self, state: ChickenFootState, move: Move, names: tuple[str, ...] | None = None) -> str:
         if type(move) is Deal:
             double = starting_double(state.info.round + 1)
-            who = _name(names, move.first)  # type: ignore[arg-type]
+            who = seat_name(names, move.first)  # type: ignore[arg-type]
             return f"Round {state.info.round + 1}: {who} found the {double} and plays first"
-        who = _name(names, state.to_move)  # type: ignore[arg-type]
+        who = seat_name(names, state.to_move)  # type: ignore[arg-type]
         if type(move) is Play:
             return f"{who} played {move.tile} on {self.line_name(state.board, move.target)}"  # type: ignore[arg-type]
         if type(move) is Draw:
@@ -575,12 +575,6 @@ class ChickenFoot(Game):
         return ChickenFootState(
             info, view.to_move, tuple(masks), tuple(unseen), view.board, drawn, view.idle, log, legal
         )
-
-
-def _name(names: tuple[str, ...] | None, seat: int) -> str:
-    if names is not None and 0 <= seat < len(names):
-        return names[seat]
-    return f"Seat {seat + 1}"
 
 
 def _number_word(n: int) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from core import Match, Seat, Tile, get_game
 from core.bots import get_bot
 from core.games.moon_suits import MOON_SET
-from core.tiles import DOUBLE_NINE
+from core.tiles import DOUBLE_NINE, DOUBLE_SIX
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,13 @@ def _cf_visible(state: Any, seat: int) -> set[Tile]:
         seen.update(state.board.tiles())
     if (state.chance or state.over) and state.round > 0:
         seen.update(t for hand in state.hands for t in hand)  # hands are shown when a round ends
+    return seen
+
+
+def _db_visible(state: Any, seat: int) -> set[Tile]:
+    seen = _cf_visible(state, seat)  # the same table and hidden hands as Chicken Foot
+    if state.board is None and not state.chance and state.round > 0:
+        seen.add(state.legal[0].tile)  # DB-3: who holds the highest double, and which, is announced
     return seen
 
 
@@ -59,6 +66,12 @@ ACCOUNTS: dict[str, Accounts] = {
         full_set=lambda state: DOUBLE_NINE,
         placed=lambda state: state.board.tiles() if state.board is not None else (),
         visible=_cf_visible,
+        max_events=20_000,
+    ),
+    "doubles": Accounts(
+        full_set=lambda state: DOUBLE_SIX,
+        placed=lambda state: state.board.tiles() if state.board is not None else (),
+        visible=_db_visible,
         max_events=20_000,
     ),
     "moon": Accounts(

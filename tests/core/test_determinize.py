@@ -14,10 +14,14 @@ from hypothesis import strategies as st
 
 from core import GAME_NAMES, get_game
 from core.determinize import deal_unseen
-from core.games import chicken_foot
+from core.games import chicken_foot, doubles, moon
 from core.tiles import DOUBLE_NINE, TILE_BIT, mask_of
 
-KNOWN_MISSES = {"chicken-foot": chicken_foot.known_misses}
+KNOWN_MISSES = {
+    "chicken-foot": chicken_foot.known_misses,
+    "doubles": doubles.known_misses,
+    "moon": moon.void_masks,
+}
 
 
 def random_position(name: str, seed: int, moves: int):

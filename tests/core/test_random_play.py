@@ -54,6 +54,26 @@ def test_chicken_foot_full_ten_round_match(players):
     assert match.state.round == 10 and len(match.state.round_scores) == 10
 
 
+def doubles_cases():
+    """300 matches over 2..4 players and the options (more with DOMINOES_SOAK), most to a small
+    target so the default suite stays fast."""
+    option_sets = [
+        {"target": 15},
+        {"target": 25, "blocked_tie": "split"},
+        {"target": 5, "blocked_tie": "nobody"},
+        {"target": 40, "blocked_tie": "split"},
+    ]
+    cases = []
+    count = 300 * max(1, SOAK)
+    for index, (players, options, levels) in enumerate(
+        itertools.islice(itertools.cycle(itertools.product(range(2, 5), option_sets, LEVELS)), count)
+    ):
+        if SOAK and index % 3 == 0:
+            options = {**options, "target": 100}
+        cases.append((players, options, levels, index % 4 == 0))
+    return cases
+
+
 def moon_cases():
     """300 matches over every option, most to a small target so they stay short; the easy bots also
     play some to the full 21 (more, and longer, with DOMINOES_SOAK)."""
@@ -75,6 +95,30 @@ def moon_cases():
             options = {**options, "target": 21}
         cases.append((options, levels, index % 4 == 0))
     return cases
+
+
+@pytest.mark.parametrize("batch", range(10))
+def test_doubles_random_matches(batch):
+    cases = doubles_cases()
+    for index, (players, options, levels, human) in enumerate(cases):
+        if index % 10 == batch:
+            play_checked_match("doubles", players, options, 2000 + index, levels, human)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_doubles_full_match_to_the_default_target(players):
+    match = play_checked_match("doubles", players, {}, 11 + players, ("easy", "random"), False)
+    state = match.state
+    assert max(state.scores) >= 100 and len(state.winners) == 1
+    assert state.scores == tuple(sum(points[seat] for points in state.round_scores) for seat in range(players))
+
+
+def test_doubles_match_with_a_redeal():
+    # Seed 997's first deal at a 2-player table gives nobody a double: DB-3's redeal, checked
+    # event by event like any other deal.
+    match = play_checked_match("doubles", 2, {"target": 20}, 997, ("random",), True)
+    assert match.state_at(1).chance and match.state_at(1).round == 1
+    assert match.state_at(2).round == 1 and not match.state_at(2).chance
 
 
 @pytest.mark.parametrize("batch", range(10))

@@ -10,12 +10,13 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from core.bots.easy import chicken_foot, moon
+from core.bots.easy import chicken_foot, doubles, moon
 from core.moves import Move
 
 Strategy = Callable[[Any, tuple[Move, ...], random.Random], Move]
 _STRATEGIES: dict[str, Strategy] = {
     "chicken-foot": chicken_foot.choose,
+    "doubles": doubles.choose,
     "moon": moon.choose,
 }
 
