@@ -11,11 +11,18 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
 from core.simulation import match_seed, new_summary, simulate_match
+from saves.describe import describe_match
+from saves.errors import SaveError
+from saves.ids import simulated_match_id
+from saves.listing import format_listing
+from saves.record import SavedMatch
+from saves.store import SaveStore
 
 PROG = "dominoes"
 
@@ -50,6 +57,19 @@ def build_parser() -> ArgumentParser:
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable"
     )
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
+    simulate.add_argument("--save-dir", metavar="DIR", help="write every match as a save file in DIR")
+
+    saves = commands.add_parser(
+        "saves",
+        help="list, show or delete saved matches",
+        description="List saved matches; `show MATCH` prints one's move log, `delete MATCH` removes it.",
+    )
+    saves.add_argument("--dir", metavar="DIR", help="the save directory (default: the one the game uses)")
+    saves_commands = saves.add_subparsers(dest="saves_command", metavar="ACTION")
+    show = saves_commands.add_parser("show", help="print a match's move log, round by round")
+    show.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
+    delete = saves_commands.add_parser("delete", help="delete a saved match and its backup")
+    delete.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
     return parser
 
 
@@ -72,19 +92,69 @@ def run_simulate(args: argparse.Namespace) -> int:
         if args.matches < 1:
             raise ValueError(f"--matches must be at least 1, not {args.matches}")
         summary = new_summary(game.name, players, options, levels, args.seed)
+        store = open_save_dir(args.save_dir) if args.save_dir is not None else None
     except ValueError as error:
         raise UsageError(f"{PROG} simulate: {error}") from None
     started = time.perf_counter()
+    saving = 0.0
     for index in range(args.matches):
-        _, result = simulate_match(game.name, players, options, levels, match_seed(args.seed, index))
+        seed = match_seed(args.seed, index)
+        match, result = simulate_match(game.name, players, options, levels, seed)
         summary.add(result)
-    seconds = time.perf_counter() - started
+        if store is not None:
+            before = time.perf_counter()
+            now = int(time.time())
+            try:
+                store.save(SavedMatch(simulated_match_id(seed), match, now, now))
+            except SaveError as error:
+                print(f"{PROG} simulate: {error}", file=sys.stderr)
+                return 1
+            saving += time.perf_counter() - before
+    seconds = time.perf_counter() - started - saving
     report = summary.as_dict(seconds)
+    if store is not None:
+        report["save_dir"] = str(store.directory)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         print(format_summary(report, game.option_specs))
+        if store is not None:
+            print(f"saved {args.matches} match{'es' if args.matches != 1 else ''} in {store.directory}")
     return 0
+
+
+def open_save_dir(directory: str) -> SaveStore:
+    """The store for `--save-dir`, its directory created; ValueError if it cannot be."""
+    path = Path(directory).expanduser()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"--save-dir {directory!r} cannot be used ({error.strerror or error})") from None
+    return SaveStore(path)
+
+
+def run_saves(args: argparse.Namespace) -> int:
+    store = SaveStore(Path(args.dir).expanduser() if args.dir is not None else None)
+    command = f"{PROG} saves"
+    try:
+        if args.saves_command is None:
+            print(format_listing(store))
+            return 0
+        command = f"{PROG} saves {args.saves_command}"
+        try:
+            match_id = store.resolve(args.match)
+        except ValueError as error:
+            raise UsageError(f"{command}: {error}") from None
+        if args.saves_command == "show":
+            loaded = store.load(match_id)
+            print(describe_match(loaded.record, loaded.notice))
+            return 0
+        removed = store.delete(match_id)
+        print(f"deleted match {match_id} ({', '.join(path.name for path in removed)})")
+        return 0
+    except SaveError as error:
+        print(f"{command}: {error}", file=sys.stderr)
+        return 1
 
 
 def format_summary(report: dict[str, Any], specs: Sequence[Any]) -> str:
@@ -133,6 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "simulate":
             return run_simulate(args)
+        if args.command == "saves":
+            return run_saves(args)
         return run_app(args)
     except UsageError as error:
         print(error, file=sys.stderr)
