@@ -115,24 +115,30 @@ def unpack_body(body: bytes) -> dict[str, Any]:
 
 def check_plain(value: Any) -> None:
     """Refuse nesting deeper than MAX_DEPTH and anything but maps with string keys, lists, ints,
-    strings, booleans and nil. Iterative, so no input can exhaust the interpreter's stack."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        kind = type(item)
-        if kind is list or kind is dict:
-            if depth > MAX_DEPTH:
-                raise SaveError(f"the file's body nests lists or maps deeper than a save does ({MAX_DEPTH} levels)")
+    strings, booleans and nil. Level by level, so no input can exhaust the interpreter's stack."""
+    level = [value]
+    depth = 0
+    while level:
+        depth += 1
+        deeper: list[Any] = []
+        for item in level:
+            kind = type(item)
             if kind is dict:
                 if any(type(key) is not str for key in item):
                     raise SaveError("the file's body has a map key that is not a string")
-                item = item.values()
-            stack.extend((child, depth + 1) for child in item if type(child) is list or type(child) is dict)
-            for child in item:
-                if type(child) not in _SCALARS and type(child) is not list and type(child) is not dict:
-                    raise SaveError(f"the file's body holds a {_kind(child)}, which a save never does")
-        elif kind not in _SCALARS:
-            raise SaveError(f"the file's body holds a {_kind(item)}, which a save never does")
+                children = item.values()
+            elif kind is list:
+                children = item
+            elif kind in _SCALARS:
+                continue
+            else:
+                raise SaveError(f"the file's body holds a {_kind(item)}, which a save never does")
+            if depth > MAX_DEPTH:
+                raise SaveError(f"the file's body nests lists or maps deeper than a save does ({MAX_DEPTH} levels)")
+            for child in children:
+                if type(child) is not int:  # most of a body is tiles: skip them quickly
+                    deeper.append(child)
+        level = deeper
 
 
 def _kind(value: Any) -> str:

@@ -24,9 +24,10 @@ MAX_KILLS = 600
 MATCH_ID = "crash-test"
 
 
-def autosave_forever(directory: Path, full: Match) -> None:
+def autosave_forever(directory: Path, full: Match, ready: int) -> None:
     """The child: resume the saved match (or start it), then play on, saving after every event;
-    at the end of the match start it again from the beginning."""
+    at the end of the match start it again from the beginning. After its first save it writes a
+    byte to `ready`, so that every life of the child moves the match on."""
     store = SaveStore(directory)
     try:
         match = store.load(MATCH_ID).record.match
@@ -40,19 +41,31 @@ def autosave_forever(directory: Path, full: Match) -> None:
         else:
             match.apply(events[len(match.events)])
         autosave(match)
+        if ready >= 0:
+            os.write(ready, b"s")
+            os.close(ready)
+            ready = -1
 
 
 def start_child(directory: Path, full: Match) -> int:
+    """Fork a child that autosaves; return its pid once it has saved at least once."""
+    read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child never returns into the test runner
         status = 0
         try:
-            autosave_forever(directory, full)
+            os.close(read_end)
+            autosave_forever(directory, full, write_end)
         except BaseException:
             traceback.print_exc(file=sys.stderr)
             status = 1
         finally:
             os._exit(status)
+    os.close(write_end)
+    try:
+        assert os.read(read_end, 1) == b"s", "the child failed before its first save"
+    finally:
+        os.close(read_end)
     return pid
 
 
@@ -69,11 +82,7 @@ def test_sigkill_while_autosaving_never_damages_the_match(tmp_path):
     while kill < KILLS or (mid_write < MID_WRITE and kill < MAX_KILLS):
         temporaries = temporary_files(tmp_path)
         pid = start_child(tmp_path, full)
-        if kill == 0:
-            deadline = time.monotonic() + 10
-            while not store.path(MATCH_ID).exists() and time.monotonic() < deadline:
-                time.sleep(0.001)
-        time.sleep(rng.uniform(0, 0.02))
+        time.sleep(rng.uniform(0, 0.01))
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, "the child stopped by itself"
