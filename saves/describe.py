@@ -32,6 +32,8 @@ def describe_match(record: SavedMatch, notice: str | None = None) -> str:
     for start, end in rounds(match):
         lines.append("")
         lines.extend(describe_round(match, start, end))
+    if match.cursor == 0:
+        lines += ["", "Nothing has been played yet."]
     undone = len(match.events) - match.cursor
     if undone:
         lines += ["", f"({undone} undone event{'s' if undone != 1 else ''} after this point can be redone.)"]
@@ -42,7 +44,8 @@ def rounds(match: Match) -> list[tuple[int, int]]:
     """(first, end) event indexes of each round up to the cursor: a round starts with its deal."""
     events = match.events[: match.cursor]
     starts = [index for index, event in enumerate(events) if type(event) is Deal]
-    return [(start, stop) for start, stop in zip(starts, starts[1:] + [len(events)], strict=True)]
+    ends = starts[1:] + [len(events)] if starts else []
+    return list(zip(starts, ends, strict=True))
 
 
 def describe_round(match: Match, start: int, end: int) -> list[str]:

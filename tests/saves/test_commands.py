@@ -8,6 +8,7 @@ from datetime import datetime
 
 import pytest
 
+from core import Match
 from core.simulation import match_seed, simulate_match
 from core.tiles import format_tiles
 from saves.autosave import Autosave
@@ -168,3 +169,10 @@ def test_an_ambiguous_prefix_exits_2(capsys, tmp_path):
     store.save(record_of(small_match(), "abc2"))
     status, out, err = run(capsys, "saves", "--dir", tmp_path, "show", "abc")
     assert status == 2 and out == "" and "names more than one saved match (abc1, abc2)" in err
+
+
+def test_show_a_match_before_its_first_deal(capsys, tmp_path):
+    SaveStore(tmp_path).save(record_of(Match("chicken-foot", 4, seed=1), "new1"))
+    status, out, _ = run(capsys, "saves", "--dir", tmp_path, "show", "new1")
+    assert status == 0
+    assert "Now: not dealt yet, in progress" in out and out.rstrip().endswith("Nothing has been played yet.")
