@@ -21,7 +21,7 @@ from core.bots import BOT_LEVELS
 from core.match import SEAT_KINDS, Seat
 from core.registry import GAME_NAMES
 from saves.errors import SaveError
-from saves.ids import is_match_id
+from saves.ids import ID_RULE, is_match_id
 from saves.record import SavedMatch
 
 FIELDS = ("match", "game", "players", "seed", "options", "seats", "events", "cursor", "created", "updated")
@@ -73,7 +73,7 @@ def read_header(body: dict[str, Any]) -> Header:
             raise SaveError(f"the file's body has an unknown field {name!r}")
     match_id = body["match"]
     if not is_match_id(match_id):
-        raise SaveError("the file's 'match' field is not a match id (lowercase letters, digits and dashes)")
+        raise SaveError(f"the file's 'match' field is not a match id ({ID_RULE})")
     game = body["game"]
     if game not in GAME_NAMES:
         raise SaveError(f"the file's 'game' field names no game this version knows ({_short(game)})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 
+ID_RULE = "lowercase letters, digits and dashes"
 _MATCH_ID = re.compile(r"[0-9a-z][0-9a-z-]{0,63}")
 
 

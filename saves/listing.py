@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from saves.errors import SaveError
+from saves.ids import ID_RULE, is_match_id
 from saves.store import Loaded, SaveStore
 from saves.summary import round_text, scores_text, status_text, timestamp
 
@@ -23,6 +24,11 @@ def entries(store: SaveStore) -> list[Entry]:
     good: list[Entry] = []
     damaged: list[Entry] = []
     for match_id in store.ids():
+        if not is_match_id(match_id):
+            # Not a file this program wrote; its name may hold anything, so show it escaped.
+            name = match_id if match_id.isprintable() else ascii(match_id)
+            damaged.append(Entry(name, error=SaveError(f"its name is not a match id ({ID_RULE})")))
+            continue
         try:
             good.append(Entry(match_id, store.load(match_id)))
         except SaveError as error:

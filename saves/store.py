@@ -21,7 +21,7 @@ import platformdirs
 from saves.codec import decode, encode
 from saves.errors import SaveError
 from saves.format import MAX_FILE_SIZE, intact
-from saves.ids import is_match_id
+from saves.ids import ID_RULE, is_match_id
 from saves.record import SavedMatch
 
 HOME_VARIABLE = "DOMINOES_HOME"
@@ -99,7 +99,7 @@ class SaveStore:
         """Write `record` atomically, keeping the save it replaces as the backup if that one is intact."""
         match_id = record.match_id
         if not is_match_id(match_id):
-            raise SaveError(f"{match_id!r} is not a match id (lowercase letters, digits and dashes)")
+            raise SaveError(f"{match_id!r} is not a match id ({ID_RULE})")
         data = encode(record)
         main = self.path(match_id)
         try:

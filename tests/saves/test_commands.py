@@ -55,6 +55,7 @@ def saved_matches(tmp_path):
     in_play = small_match(decisions=4)
     Autosave(store, in_play, "play1", created=CREATED, clock=lambda: CREATED + 3600)()
     (tmp_path / "broken.dominoes").write_bytes(b"\x89DOM\r\n\x1a\n" + b"\x00" * 20)
+    (tmp_path / "\x1b[2J.dominoes").write_bytes(b"")  # a name that would clear the terminal if printed raw
     return store, finished, in_play
 
 
@@ -74,6 +75,7 @@ def test_saves_lists_every_match_and_a_damaged_one_with_its_reason(capsys, tmp_p
     scores = ", ".join(f"{seat.describe()} {score}" for seat, score in pairs)
     assert f"    {scores}" in lines
     assert "broken  damaged: the file is damaged (checksum mismatch)" in lines
+    assert "'\\x1b[2J'  damaged: its name is not a match id (lowercase letters, digits and dashes)" in lines
     assert lines.index("broken  damaged: the file is damaged (checksum mismatch)") > lines.index(done)
 
 
@@ -145,7 +147,7 @@ def test_delete_removes_the_save_and_its_backup(capsys, tmp_path):
     assert out == "deleted match done1 (done1.dominoes, done1.dominoes.bak)\n"
     assert not any(name.startswith("done1") for name in os.listdir(tmp_path))
     status, _, _ = run(capsys, "saves", "--dir", tmp_path, "delete", "broken")  # damaged files can be deleted
-    assert status == 0 and store.ids() == ["play1"]
+    assert status == 0 and store.ids() == ["\x1b[2J", "play1"]
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,7 @@ def assert_same_behaviour(loaded: Match, original: Match, rng: random.Random, st
 
 
 @pytest.mark.parametrize("game_name", GAME_NAMES)
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_save_then_load_gives_the_same_match_in_every_state(game_name, seed):
     rng = random.Random(seed)
