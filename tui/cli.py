@@ -64,12 +64,17 @@ def build_parser() -> ArgumentParser:
         help="list, show or delete saved matches",
         description="List saved matches; `show MATCH` prints one's move log, `delete MATCH` removes it.",
     )
-    saves.add_argument("--dir", metavar="DIR", help="the save directory (default: the one the game uses)")
+    directory = "the save directory (default: the one the game uses)"
+    saves.add_argument("--dir", metavar="DIR", help=directory)
     saves_commands = saves.add_subparsers(dest="saves_command", metavar="ACTION")
-    show = saves_commands.add_parser("show", help="print a match's move log, round by round")
-    show.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
-    delete = saves_commands.add_parser("delete", help="delete a saved match and its backup")
-    delete.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
+    for action, text in (
+        ("show", "print a match's move log, round by round"),
+        ("delete", "delete a match and its backup"),
+    ):
+        command = saves_commands.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
+        command.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
+        # --dir is accepted after the action too; SUPPRESS keeps one given before it.
+        command.add_argument("--dir", metavar="DIR", default=argparse.SUPPRESS, help=directory)
     return parser
 
 

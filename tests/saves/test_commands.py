@@ -121,7 +121,7 @@ def test_show_prints_the_log_round_by_round_and_reveals_only_finished_deals(caps
 
 def test_show_a_damaged_save_is_one_line_and_status_1(capsys, tmp_path):
     saved_matches(tmp_path)
-    status, out, err = run(capsys, "saves", "--dir", tmp_path, "show", "broken")
+    status, out, err = run(capsys, "saves", "show", "broken", "--dir", tmp_path)
     assert status == 1 and out == ""
     assert err == f"dominoes saves show: {tmp_path / 'broken.dominoes'}: the file is damaged (checksum mismatch)\n"
 
