@@ -11,18 +11,13 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
 from core.simulation import match_seed, new_summary, simulate_match
-from saves.describe import describe_match
 from saves.errors import SaveError
-from saves.ids import simulated_match_id
-from saves.listing import format_listing
-from saves.record import SavedMatch
-from saves.store import SaveStore
+from tui.saves_commands import add_saves_parser, open_save_dir, run_saves, save_simulated
 
 PROG = "dominoes"
 
@@ -58,23 +53,7 @@ def build_parser() -> ArgumentParser:
     )
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--save-dir", metavar="DIR", help="write every match as a save file in DIR")
-
-    saves = commands.add_parser(
-        "saves",
-        help="list, show or delete saved matches",
-        description="List saved matches; `show MATCH` prints one's move log, `delete MATCH` removes it.",
-    )
-    directory = "the save directory (default: the one the game uses)"
-    saves.add_argument("--dir", metavar="DIR", help=directory)
-    saves_commands = saves.add_subparsers(dest="saves_command", metavar="ACTION")
-    for action, text in (
-        ("show", "print a match's move log, round by round"),
-        ("delete", "delete a match and its backup"),
-    ):
-        command = saves_commands.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
-        command.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
-        # --dir is accepted after the action too; SUPPRESS keeps one given before it.
-        command.add_argument("--dir", metavar="DIR", default=argparse.SUPPRESS, help=directory)
+    add_saves_parser(commands)
     return parser
 
 
@@ -101,16 +80,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(f"{PROG} simulate: {error}") from None
     started = time.perf_counter()
-    saving = 0.0
+    saving = 0.0  # not counted in matches per second
     for index in range(args.matches):
-        seed = match_seed(args.seed, index)
-        match, result = simulate_match(game.name, players, options, levels, seed)
+        match, result = simulate_match(game.name, players, options, levels, match_seed(args.seed, index))
         summary.add(result)
         if store is not None:
             before = time.perf_counter()
-            now = int(time.time())
             try:
-                store.save(SavedMatch(simulated_match_id(seed), match, now, now))
+                save_simulated(store, match)
             except SaveError as error:
                 print(f"{PROG} simulate: {error}", file=sys.stderr)
                 return 1
@@ -126,40 +103,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         if store is not None:
             print(f"saved {args.matches} match{'es' if args.matches != 1 else ''} in {store.directory}")
     return 0
-
-
-def open_save_dir(directory: str) -> SaveStore:
-    """The store for `--save-dir`, its directory created; ValueError if it cannot be."""
-    path = Path(directory).expanduser()
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f"--save-dir {directory!r} cannot be used ({error.strerror or error})") from None
-    return SaveStore(path)
-
-
-def run_saves(args: argparse.Namespace) -> int:
-    store = SaveStore(Path(args.dir).expanduser() if args.dir is not None else None)
-    command = f"{PROG} saves"
-    try:
-        if args.saves_command is None:
-            print(format_listing(store))
-            return 0
-        command = f"{PROG} saves {args.saves_command}"
-        try:
-            match_id = store.resolve(args.match)
-        except ValueError as error:
-            raise UsageError(f"{command}: {error}") from None
-        if args.saves_command == "show":
-            loaded = store.load(match_id)
-            print(describe_match(loaded.record, loaded.notice))
-            return 0
-        removed = store.delete(match_id)
-        print(f"deleted match {match_id} ({', '.join(path.name for path in removed)})")
-        return 0
-    except SaveError as error:
-        print(f"{command}: {error}", file=sys.stderr)
-        return 1
 
 
 def format_summary(report: dict[str, Any], specs: Sequence[Any]) -> str:
@@ -209,7 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "simulate":
             return run_simulate(args)
         if args.command == "saves":
-            return run_saves(args)
+            try:
+                return run_saves(args)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
         return run_app(args)
     except UsageError as error:
         print(error, file=sys.stderr)
