@@ -36,14 +36,18 @@ def random_seats(players: int, rng: random.Random) -> list[Seat]:
     return seats
 
 
-def random_match(game_name: str, rng: random.Random, max_events: int = 300) -> Match:
+def random_match(game_name: str, rng: random.Random, max_events: int = 300, finish: bool = False) -> Match:
     """A match of random size, options and seats, played with random moves, undos and redos, left at
-    a random cursor (often with a redo tail)."""
+    a random cursor (often with a redo tail). With `finish`, played to its end (or `max_events`)."""
     game = get_game(game_name)
     players = rng.randint(game.min_players, game.max_players)
+    seats = random_seats(players, rng)
     options = {spec.name: random_option(spec, players, rng) for spec in game.option_specs}
-    match = Match(game_name, players, options, random_seats(players, rng), rng.randrange(2**63))
-    for _ in range(rng.randint(0, max_events)):
+    try:
+        match = Match(game_name, players, options, seats, rng.randrange(2**63))
+    except ValueError:  # options that are each valid but not together: the defaults then
+        match = Match(game_name, players, {}, seats, rng.randrange(2**63))
+    for _ in range(max_events if finish else rng.randint(0, max_events)):
         state = match.state
         if state.over:
             break

@@ -337,7 +337,7 @@ def test_events_that_are_not_moves_are_named():
 
 @pytest.mark.parametrize("game_name", GAME_NAMES)
 def test_events_after_the_end_of_the_match_are_refused(game_name):
-    match = random_match(game_name, random.Random(3), max_events=100_000)
+    match = random_match(game_name, random.Random(3), max_events=100_000, finish=True)
     match.cursor = len(match.events)
     assert match.state.over
     body = body_dict(match)

@@ -63,7 +63,7 @@ def test_save_then_load_gives_the_same_match_in_every_state(game_name, seed):
 @pytest.mark.parametrize("game_name", GAME_NAMES)
 def test_a_complete_match_round_trips_and_resumes_its_redo_tail(game_name):
     rng = random.Random(11)
-    original = random_match(game_name, rng, max_events=100_000)
+    original = random_match(game_name, rng, max_events=100_000, finish=True)
     original.cursor = len(original.events)
     assert original.state.over
     while original.cursor > len(original.events) // 2 and original.undo():
