@@ -12,7 +12,9 @@ from core.match import Match
 from core.moves import Deal
 from core.tiles import format_tiles
 from saves.record import SavedMatch
-from saves.summary import round_text, scores_text, status_text, timestamp
+from saves.summary import round_text, round_word, scores_text, status_text, timestamp
+
+STOCK_WORDS = {"moon": "widow"}  # Moon keeps a widow; the draw games draw from a stock
 
 
 def describe_match(record: SavedMatch, notice: str | None = None) -> str:
@@ -53,7 +55,8 @@ def describe_round(match: Match, start: int, end: int) -> list[str]:
     events = match.events
     number = match.state_at(start + 1).round
     redeal = start > 0 and match.state_at(start).round == number
-    lines = [f"Round {number}" + (" (dealt again)" if redeal else "")]
+    word = round_word(match).capitalize()
+    lines = [f"{word} {number}" + (" (dealt again)" if redeal else "")]
     for index in range(start, end):
         lines.append(f"  {index + 1:>4}. {match.game.describe_move(match.state_at(index), events[index], names)}")
     after = match.state_at(end)
@@ -63,12 +66,13 @@ def describe_round(match: Match, start: int, end: int) -> list[str]:
     before = match.state_at(start).scores
     points = tuple(total - earlier for total, earlier in zip(after.scores, before, strict=True))
     lines += [
-        f"  Round {number} over. Points: {scores_text(match, points)}.",
+        f"  {word} {number} over. Points: {scores_text(match, points)}.",
         f"  Totals: {scores_text(match, after.scores)}.",
         "  The deal:",
     ]
     deal: Any = events[start]
     for seat, hand in zip(match.seats, deal.hands, strict=True):
         lines.append(f"    {seat.name}: {format_tiles(hand)}")
-    lines.append(f"    stock, in drawing order: {format_tiles(deal.stock) or 'none'}")
+    stock = STOCK_WORDS.get(match.game_name, "stock, in drawing order")
+    lines.append(f"    {stock}: {format_tiles(deal.stock) or 'none'}")
     return lines

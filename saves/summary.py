@@ -7,13 +7,20 @@ from datetime import datetime
 
 from core.match import Match
 
+ROUND_WORDS = {"moon": "hand"}  # Moon plays hands; the draw games play rounds
+
+
+def round_word(match: Match) -> str:
+    return ROUND_WORDS.get(match.game_name, "round")
+
 
 def round_text(match: Match) -> str:
     number = match.state.round
     if number == 0:
         return "not dealt yet"
     rounds = match.options.get("rounds")
-    return f"round {number} of {rounds}" if isinstance(rounds, int) else f"round {number}"
+    word = round_word(match)
+    return f"{word} {number} of {rounds}" if isinstance(rounds, int) else f"{word} {number}"
 
 
 def status_text(match: Match) -> str:

@@ -18,8 +18,6 @@ from typing import Any
 from core import Match, Seat, Tile, get_game
 from core.bots import get_bot
 from core.tiles import DOUBLE_NINE
-from saves.codec import decode, encode
-from saves.record import SavedMatch
 
 
 @dataclass(frozen=True)
@@ -124,6 +122,8 @@ def play_checked_match(
         events += 1
         assert events <= accounts.max_events, "the match did not end"
     assert match.state.winners
+    from saves import SavedMatch, decode, encode  # the one check here that is not of core alone
+
     loaded = decode(encode(SavedMatch("harness", match, 0, 0))).match
     assert loaded == match and loaded.state == match.state, "save then load changed the match"
     return match
