@@ -35,6 +35,7 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description="Chicken Foot, Doubles and Three-player Moon in the terminal.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_saves_parser(commands)
 
     simulate = commands.add_parser(
         "simulate", help="play bot-only matches and summarise them", description="Play bot-only matches."
@@ -51,9 +52,8 @@ def build_parser() -> ArgumentParser:
     simulate.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable"
     )
-    simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     simulate.add_argument("--save-dir", metavar="DIR", help="write every match as a save file in DIR")
-    add_saves_parser(commands)
+    simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
     return parser
 
 
@@ -149,13 +149,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print(f"{PROG} {__version__}")
             return 0
-        if args.command == "simulate":
-            return run_simulate(args)
         if args.command == "saves":
             try:
                 return run_saves(args)
             except ValueError as error:
                 raise UsageError(str(error)) from None
+        if args.command == "simulate":
+            return run_simulate(args)
         return run_app(args)
     except UsageError as error:
         print(error, file=sys.stderr)
