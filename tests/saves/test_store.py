@@ -51,6 +51,22 @@ def test_the_previous_save_is_kept_as_the_backup(tmp_path):
     assert decode(store.path("m1").read_bytes()).match == match
 
 
+def test_without_hard_links_the_backup_is_a_copy(tmp_path, monkeypatch):
+    def no_links(source: object, target: object) -> None:
+        raise OSError(errno.EPERM, "hard links are not supported here")
+
+    monkeypatch.setattr(os, "link", no_links)
+    store = SaveStore(tmp_path)
+    match = small_match(decisions=1)
+    store.save(record_of(match, "m1"))
+    first = store.path("m1").read_bytes()
+    match.apply(match.legal_moves()[0])
+    store.save(record_of(match, "m1"))
+    assert store.backup_path("m1").read_bytes() == first
+    assert sorted(os.listdir(tmp_path)) == ["m1.dominoes", "m1.dominoes.bak"]
+    assert store.load("m1").record.match == match
+
+
 def test_a_damaged_save_falls_back_to_its_backup_with_a_notice(tmp_path):
     store = SaveStore(tmp_path)
     match = small_match(decisions=1)
