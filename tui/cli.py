@@ -16,6 +16,8 @@ from typing import Any, NoReturn
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
 from core.simulation import match_seed, new_summary, simulate_match
+from saves.errors import SaveError
+from tui.saves_commands import add_saves_parser, open_save_dir, run_saves, save_simulated
 
 PROG = "dominoes"
 
@@ -33,6 +35,7 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description="Chicken Foot, Doubles and Three-player Moon in the terminal.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_saves_parser(commands)
 
     simulate = commands.add_parser(
         "simulate", help="play bot-only matches and summarise them", description="Play bot-only matches."
@@ -49,6 +52,7 @@ def build_parser() -> ArgumentParser:
     simulate.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable"
     )
+    simulate.add_argument("--save-dir", metavar="DIR", help="write every match as a save file in DIR")
     simulate.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     tournament = commands.add_parser(
@@ -91,18 +95,32 @@ def run_simulate(args: argparse.Namespace) -> int:
         if args.matches < 1:
             raise ValueError(f"--matches must be at least 1, not {args.matches}")
         summary = new_summary(game.name, players, options, levels, args.seed)
+        store = open_save_dir(args.save_dir) if args.save_dir is not None else None
     except ValueError as error:
         raise UsageError(f"{PROG} simulate: {error}") from None
     started = time.perf_counter()
+    saving = 0.0  # not counted in matches per second
     for index in range(args.matches):
-        _, result = simulate_match(game.name, players, options, levels, match_seed(args.seed, index))
+        match, result = simulate_match(game.name, players, options, levels, match_seed(args.seed, index))
         summary.add(result)
-    seconds = time.perf_counter() - started
+        if store is not None:
+            before = time.perf_counter()
+            try:
+                save_simulated(store, match)
+            except SaveError as error:
+                print(f"{PROG} simulate: {error}", file=sys.stderr)
+                return 1
+            saving += time.perf_counter() - before
+    seconds = time.perf_counter() - started - saving
     report = summary.as_dict(seconds)
+    if store is not None:
+        report["save_dir"] = str(store.directory)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         print(format_summary(report, game.option_specs))
+        if store is not None:
+            print(f"saved {args.matches} match{'es' if args.matches != 1 else ''} in {store.directory}")
     return 0
 
 
@@ -214,6 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print(f"{PROG} {__version__}")
             return 0
+        if args.command == "saves":
+            try:
+                return run_saves(args)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
         if args.command == "simulate":
             return run_simulate(args)
         if args.command == "tournament":

@@ -3,8 +3,8 @@
 A seeded match is played to its end with random and rule-based bots. After every event it checks:
 tiles are conserved; hand sizes add up; legal moves are non-empty exactly while a player must move,
 and every one of them applies cleanly; views show a seat nothing it may not see, and a world
-determinized from a view gives back the same view; undo then redo returns the same state; and the
-match ends within a bound.
+determinized from a view gives back the same view; undo then redo returns the same state; the
+match ends within a bound; and a save of the whole match loads back equal.
 """
 
 from __future__ import annotations
@@ -156,4 +156,8 @@ def play_checked_match(
         events += 1
         assert events <= accounts.max_events, "the match did not end"
     assert match.state.winners
+    from saves import SavedMatch, decode, encode  # the one check here that is not of core alone
+
+    loaded = decode(encode(SavedMatch("harness", match, 0, 0))).match
+    assert loaded == match and loaded.state == match.state, "save then load changed the match"
     return match
