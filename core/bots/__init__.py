@@ -1,6 +1,8 @@
 """Computer players. A bot is `choose(view, legal, rng, budget) -> Move`, and sees only a `View`.
 
-Levels: `random` (uniform over legal moves, for tests and soak runs) and `easy` (rules of thumb).
+Levels: `random` (uniform over legal moves, for tests and soak runs), `easy` (rules of thumb) and
+`medium` (flat Monte Carlo over worlds consistent with the bot's view) and `hard` (Information-Set
+Monte Carlo Tree Search).
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ import random
 from typing import Any, Protocol
 
 from core.bots.easy import EasyBot
+from core.bots.hard import HardBot
+from core.bots.medium import MediumBot
 from core.bots.random_bot import RandomBot
 from core.moves import Move
 
@@ -21,7 +25,7 @@ class Bot(Protocol):
         ...
 
 
-_BOTS: dict[str, Bot] = {bot.level: bot for bot in (RandomBot(), EasyBot())}
+_BOTS: dict[str, Bot] = {bot.level: bot for bot in (RandomBot(), EasyBot(), MediumBot(), HardBot())}
 BOT_LEVELS: tuple[str, ...] = tuple(_BOTS)
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
-from core.draw_game import hidden_hands, misdealt, seat_name
+from core.determinize import deal_unseen
+from core.draw_game import misdealt, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
@@ -29,6 +30,7 @@ HAND_SIZES = {2: 21, 3: 14, 4: 11, 5: 8, 6: 7, 7: 6, 8: 5}  # CF-2
 TOES = 3  # CF-10
 MAX_TRAINS = 8  # CF-6: the `centre_trains` option runs up to 8
 DOUBLE_BLANK = Tile(0, 0)
+ALL_TILES = mask_of(DOUBLE_NINE)
 
 OPTION_SPECS = (
     OptionSpec(
@@ -164,6 +166,26 @@ def targets(board: Layout) -> tuple[int, ...]:
     # Chicken Foot at most one empty line is ever open: the next centre train during the
     # opening, or the next toe of the one unfinished foot.
     return board.empty_ends or board.ends
+
+
+def known_misses(view: ChickenFootView) -> dict[int, int]:
+    """The tiles each other seat is known not to hold, as masks, read from the round's record.
+
+    A player who drew or passed held nothing that fitted the ends open at that moment (CF-7,
+    CF-9). A draw starts the count afresh: the drawn tile, if kept, did not fit then either, but it
+    was not in hand at the player's earlier misses, so only misses from the last draw on are sure.
+    (A player who has just drawn a tile that fits holds that one tile despite the mask, and must
+    play it: `determinize` places it separately.)
+    """
+    board = Layout.start(view.board.centre, view.options["centre_trains"])  # type: ignore[union-attr, arg-type]
+    forbidden: dict[int, int] = {}
+    for seat, move in view.history:
+        if type(move) is Play:
+            board = board.play(move.target, move.tile, TOES)  # type: ignore[arg-type]
+        elif seat != view.seat:
+            fits = playable_mask(board, ALL_TILES)
+            forbidden[seat] = fits if type(move) is Draw else forbidden.get(seat, 0) | fits
+    return forbidden
 
 
 def legal_for(board: Layout, held: int, stock_size: int, reserve: int) -> tuple[Move, ...]:
@@ -504,8 +526,8 @@ class ChickenFoot(Game):
         )
 
     def determinize(self, view: ChickenFootView, rng: random.Random) -> ChickenFootState:
-        """A full state that gives `view` to its seat, the unseen tiles shuffled among the other
-        hands and the yard."""
+        """A full state that gives `view` to its seat: the unseen tiles placed at random among the
+        other hands and the yard, never in a hand known not to hold them (`known_misses`)."""
         info = ChickenFootInfo(
             view.players,
             None,
@@ -522,19 +544,29 @@ class ChickenFoot(Game):
         )
         if view.board is None:
             return ChickenFootState(info, None, (0,) * view.players, (), None, None, 0, EMPTY_LOG, ())
-        seen = set(view.hand)
-        seen.update(view.board.tiles())
-        if view.revealed is not None:
-            seen.update(tile for hand in view.revealed for tile in hand)
-        unseen = [tile for tile in DOUBLE_NINE if tile not in seen]
-        rng.shuffle(unseen)
         drawn = view.drawn
-        if view.must_play_drawn and drawn is None and view.revealed is None:
-            # The player to move drew a tile they can play: it must be one that fits an open end.
-            drawn = next(tile for tile in unseen if playable_mask(view.board, TILE_BIT[tile]))
-            unseen.remove(drawn)
-        given = {view.to_move: [drawn]} if drawn is not None else {}
-        masks = hidden_hands(view.seat, view.hand, view.hand_sizes, view.revealed, unseen, given)  # type: ignore[arg-type]
+        if view.revealed is not None:  # the round is over: every hand is known
+            masks = [mask_of(hand) for hand in view.revealed]
+            seen = {tile for hand in view.revealed for tile in hand} | set(view.board.tiles())
+            stock = [tile for tile in DOUBLE_NINE if tile not in seen]
+            rng.shuffle(stock)
+        else:
+            seen = set(view.hand) | set(view.board.tiles())
+            unseen = [tile for tile in DOUBLE_NINE if tile not in seen]
+            forbidden = known_misses(view)
+            sizes = {seat: size for seat, size in enumerate(view.hand_sizes) if seat != view.seat}
+            if view.must_play_drawn and drawn is None:
+                # The player to move drew a tile they can play: it fits an open end now.
+                fitting = [tile for tile in unseen if playable_mask(view.board, TILE_BIT[tile])]
+                drawn = fitting[rng.randrange(len(fitting))]
+                unseen.remove(drawn)
+                sizes[view.to_move] -= 1  # type: ignore[index]
+            hands, stock = deal_unseen(unseen, sizes, forbidden, rng)
+            if drawn is not None and view.to_move != view.seat:
+                hands[view.to_move].append(drawn)  # type: ignore[index]
+            hands[view.seat] = list(view.hand)
+            masks = [mask_of(hands[seat]) for seat in range(view.players)]
+        unseen = stock
         log = from_entries(view.history)
         legal: tuple[Move, ...] = ()
         if view.to_move is not None:

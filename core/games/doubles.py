@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
-from core.draw_game import hidden_hands, misdealt, seat_name
+from core.determinize import deal_unseen
+from core.draw_game import misdealt, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
@@ -192,6 +193,32 @@ def legal_at(
         return (play(highest_double(masks[to_move]), None),)  # type: ignore[arg-type]
     held = masks[to_move] if drawn is None else TILE_BIT[drawn]
     return legal_for(board, held, FITS[unlocked], stock)
+
+
+def known_misses(view: DoublesView) -> dict[int, int]:
+    """The tiles each other seat is known not to hold, as masks, read from the round's record.
+
+    A player who drew or passed held nothing that fitted an open end at that moment (DB-8), locks
+    included (DB-7). A draw starts the count afresh, as in Chicken Foot (`chicken_foot.known_misses`).
+    """
+    forbidden: dict[int, int] = {}
+    board: Layout | None = None
+    unlocked = 0
+    for seat, move in view.history:
+        if type(move) is Play:
+            tile = move.tile
+            # DB-3: the first play is the centre double; DB-5: later doubles keep three free sides.
+            board = Layout.start(tile, CENTRE_SIDES) if board is None else board.play(move.target, tile, SPINNER_SIDES)  # type: ignore[arg-type]
+            if tile[0] == tile[1]:
+                unlocked |= 1 << tile[0]  # DB-6
+        elif seat != view.seat and board is not None:
+            fits = FITS[unlocked]
+            lines = board.lines
+            misses = 0
+            for line_id in board.ends:
+                misses |= fits[lines[line_id].open]  # type: ignore[index]
+            forbidden[seat] = misses if type(move) is Draw else forbidden.get(seat, 0) | misses
+    return forbidden
 
 
 def round_points(pips: tuple[int, ...], went_out: int | None, blocked_tie: str) -> tuple[int, ...]:
@@ -549,8 +576,8 @@ class Doubles(Game):
         )
 
     def determinize(self, view: DoublesView, rng: random.Random) -> DoublesState:
-        """A full state that gives `view` to its seat, the unseen tiles shuffled among the other
-        hands and the boneyard."""
+        """A full state that gives `view` to its seat: the unseen tiles placed at random among the
+        other hands and the boneyard, never in a hand known not to hold them (`known_misses`)."""
         info = DoublesInfo(
             view.players,
             None,
@@ -588,11 +615,23 @@ class Doubles(Game):
         if view.must_play_drawn and drawn is None and view.revealed is None:
             # The player to move drew a tile they can play: it must be one that fits an open end.
             fits = FITS[view.unlocked]
-            drawn = next(tile for tile in unseen if type(legal_for(view.board, TILE_BIT[tile], fits, 0)[0]) is Play)  # type: ignore[arg-type]
+            fitting = [t for t in unseen if type(legal_for(view.board, TILE_BIT[t], fits, 0)[0]) is Play]  # type: ignore[arg-type]
+            drawn = fitting[rng.randrange(len(fitting))]
             unseen.remove(drawn)
             given[view.to_move] = [drawn]  # type: ignore[index]
-        masks = tuple(hidden_hands(view.seat, view.hand, view.hand_sizes, view.revealed, unseen, given))
-        stock = unseen + kept_back
+        if view.revealed is not None:
+            masks = tuple(mask_of(hand) for hand in view.revealed)
+            stock = unseen + kept_back
+        else:
+            sizes = {
+                seat: size - len(given.get(seat, ())) for seat, size in enumerate(view.hand_sizes) if seat != view.seat
+            }
+            hands, stock = deal_unseen(unseen, sizes, known_misses(view), rng)
+            for seat, tiles in given.items():
+                hands[seat].extend(tiles)
+            hands[view.seat] = list(view.hand)
+            masks = tuple(mask_of(hands[seat]) for seat in range(view.players))
+            stock += kept_back
         if kept_back:
             rng.shuffle(stock)
         legal = (

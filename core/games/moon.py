@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
+from core.determinize import deal_unseen
 from core.errors import IllegalMove
 from core.game import Game
 from core.games.moon_suits import (
@@ -619,17 +620,12 @@ class Moon(Game):
         known_stock = view.discard is not None
         if known_stock:
             seen |= TILE_BIT[view.discard]  # type: ignore[index]
-        places: list[tuple[int, int]] = []  # (seat or -1 for the face-down tile, tiles it takes)
-        for seat, size in enumerate(view.hand_sizes):
-            if seat != view.seat:
-                places.append((seat, size))
-        if view.stock_size and not known_stock:
-            places.append((-1, view.stock_size))
-        voids = void_masks(view)
-        placed = place_tiles(tiles_in(MOON_MASK & ~seen), places, voids, rng)
-        masks = [placed.get(seat, 0) for seat in range(view.players)]
+        sizes = {seat: size for seat, size in enumerate(view.hand_sizes) if seat != view.seat}
+        hands, face_down = deal_unseen(tiles_in(MOON_MASK & ~seen), sizes, void_masks(view), rng)
+        masks = [mask_of(hands.get(seat, ())) for seat in range(view.players)]
         masks[view.seat] = mask_of(view.hand)
-        stock = (view.discard,) if known_stock else tiles_in(placed.get(-1, 0))
+        # What is left is the face-down tile: the widow, or the discard the seat cannot see.
+        stock = (view.discard,) if known_stock else tuple(face_down)
         if view.phase == BIDDING or view.bidder is None:
             widow = stock[0] if stock else None
         elif view.widow is not None:
@@ -685,38 +681,6 @@ def void_masks(view: MoonView) -> dict[int, int]:
                 seat = (leader + offset) % PLAYERS
                 voids[seat] = voids.get(seat, 0) | following
     return voids
-
-
-def place_tiles(
-    tiles: tuple[Tile, ...], places: list[tuple[int, int]], voids: dict[int, int], rng: random.Random
-) -> dict[int, int]:
-    """A random placement of `tiles` into `places` ((key, size) pairs) that respects `voids`:
-    the most constrained tiles go first, and a dead end backtracks."""
-    order = list(tiles)
-    rng.shuffle(order)
-    allowed = {tile: [key for key, _ in places if not voids.get(key, 0) & TILE_BIT[tile]] for tile in order}
-    order.sort(key=lambda tile: len(allowed[tile]))
-    room = dict(places)
-    result: dict[int, int] = {key: 0 for key, _ in places}
-
-    def place(index: int) -> bool:
-        if index == len(order):
-            return True
-        tile = order[index]
-        choices = [key for key in allowed[tile] if room[key]]
-        rng.shuffle(choices)
-        for key in choices:
-            room[key] -= 1
-            result[key] |= TILE_BIT[tile]
-            if place(index + 1):
-                return True
-            room[key] += 1
-            result[key] ^= TILE_BIT[tile]
-        return False
-
-    if not place(0):
-        raise ValueError("no placement of the unseen tiles agrees with this view")
-    return result
 
 
 def _facing(tile: Tile, number: Any) -> str:

@@ -79,13 +79,22 @@ def test_bots_decide_from_the_view_alone(name, level):
         view = game.view(state, seat)
         other = game.determinize(view, random.Random(checked))
         assert game.view(other, seat) == view
-        bot = get_bot(level)
+        bot = limited(get_bot(level))
         legal = game.legal_moves(state)
-        first = bot.choose(view, legal, random.Random(checked))
-        second = bot.choose(game.view(other, seat), game.legal_moves(other), random.Random(checked))
+        first = bot.choose(view, legal, random.Random(checked), 60.0)
+        second = bot.choose(game.view(other, seat), game.legal_moves(other), random.Random(checked), 60.0)
         assert first == second and first in legal
         state = game.apply(state, first)
         checked += 1
+
+
+def limited(bot):
+    """Searching bots with a small fixed amount of work, so the test is quick and deterministic."""
+    if hasattr(bot, "max_worlds"):
+        return type(bot)(max_worlds=3)
+    if hasattr(bot, "max_iterations"):
+        return type(bot)(max_iterations=30)
+    return bot
 
 
 def test_tile_is_exported():

@@ -1,0 +1,77 @@
+"""The hard bot's Moon: simulation for the bidding and the early tricks, exact search at the end.
+
+Every decision samples worlds consistent with the bot's view (the other hands, the widow, the
+discard). Bids, discards, trump and early plays are judged by playing each candidate out in every
+world with the easy players' rules of thumb (so each bid is tried against sampled hands and widows,
+and each trump is tried as the hand would go with it). Once few tricks remain, each world is solved
+exactly instead: an alpha-beta search in which the bot maximises its points for the hand and the
+other two minimise them (the cautious assumption that they play together against it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from core.bots.evaluation import round_value
+from core.bots.rollout import play_out_round
+from core.games.moon import GAME as MOON
+from core.games.moon import PLAYING, TRICKS
+from core.moves import Move
+
+SOLVE_TRICKS = 3  # solve exactly once this many tricks are left to play
+
+
+def hand_points(state: Any, seat: int) -> float:
+    """`seat`'s points from the hand that has just ended in `state`."""
+    return state.info.records[-1].points[seat]
+
+
+def solve(state: Any, seat: int, alpha: float, beta: float) -> float:
+    """The best points `seat` can be sure of from `state` to the end of the hand (paranoid)."""
+    if state.chance or state.over:
+        return hand_points(state, seat)
+    apply = MOON.apply
+    if state.to_move == seat:
+        best = -math.inf
+        for move in state.legal:
+            best = max(best, solve(apply(state, move), seat, alpha, beta))
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+        return best
+    worst = math.inf
+    for move in state.legal:
+        worst = min(worst, solve(apply(state, move), seat, alpha, beta))
+        beta = min(beta, worst)
+        if alpha >= beta:
+            break
+    return worst
+
+
+def tricks_left(view: Any) -> int:
+    return TRICKS - len(view.tricks)
+
+
+def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float, max_worlds: int) -> Move:
+    if len(legal) == 1:
+        return legal[0]
+    exact = view.phase == PLAYING and tricks_left(view) <= SOLVE_TRICKS
+    deadline = time.perf_counter() + budget
+    totals = [0.0] * len(legal)
+    worlds = 0
+    while worlds < max_worlds:
+        world = MOON.determinize(view, rng)
+        for index, move in enumerate(legal):
+            after = MOON.apply(world, move)
+            if exact:
+                totals[index] += solve(after, view.seat, -math.inf, math.inf)
+            else:
+                totals[index] += round_value("moon", play_out_round(MOON, after, rng), view.seat)
+        worlds += 1
+        if time.perf_counter() >= deadline:
+            break
+    best = max(range(len(legal)), key=lambda i: (totals[i], -i))
+    return legal[best]

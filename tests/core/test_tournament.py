@@ -1,0 +1,74 @@
+"""Duplicate tournaments: rotations, determinism whatever the parallelism, and the report."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from core.tournament import jobs, play, tally
+from tui.cli import main
+
+
+def test_every_deal_is_played_in_every_rotation():
+    work = jobs("chicken-foot", 3, {"rounds": 1}, ["medium", "easy"], 2, 5, 0.01)
+    assert len(work) == 6
+    for seed in {job.seed for job in work}:
+        rotations = [job.levels() for job in work if job.seed == seed]
+        # Each seat sees each member of the line-up once across the rotations.
+        for seat in range(3):
+            assert sorted(levels[seat] for levels in rotations) == sorted(["medium", "easy", "medium"])
+
+
+def test_a_game_is_a_pure_function_of_its_job():
+    job = jobs("chicken-foot", 3, {"rounds": 1}, ["easy", "random"], 1, 9, None)[1]
+    first, second = play(job), play(job)
+    assert replace(first, decision_seconds=()) == replace(second, decision_seconds=())
+    assert {level for level, _ in first.decision_seconds} <= {"easy", "random"}
+
+
+def test_tally_counts_shared_wins_as_fractions_and_intervals_bracket_the_mean():
+    records = [play(job) for job in jobs("chicken-foot", 2, {"rounds": 1}, ["easy", "random"], 3, 4, None)]
+    report = {entry.level: entry.report() for entry in tally(records).values()}
+    assert abs(sum(bot["win_rate"] * bot["seat_games"] for bot in report.values()) - len(records)) < 1e-9
+    for bot in report.values():
+        low, high = bot["win_rate_ci95"]
+        assert 0 <= low <= bot["win_rate"] <= high <= 1
+        low, high = bot["mean_score_ci95"]
+        assert low <= bot["mean_score"] <= high
+
+
+def test_tournament_command_json_is_the_same_with_more_processes(capsys):
+    args = [
+        "tournament",
+        "--game",
+        "chicken-foot",
+        "--players",
+        "2",
+        "--bots",
+        "easy,random",
+        "--matches",
+        "2",
+        "--seed",
+        "3",
+        "--option",
+        "rounds=1",
+        "--json",
+    ]
+    reports = []
+    for jobs_count in ("1", "2"):
+        assert main([*args, "--jobs", jobs_count]) == 0
+        report = json.loads(capsys.readouterr().out)
+        for bot in report["bots"]:
+            for timing in ("decision_median_s", "decision_p95_s"):
+                bot.pop(timing)
+        report.pop("seconds")
+        reports.append(report)
+    assert reports[0] == reports[1]
+    assert {"bot", "win_rate", "mean_score", "win_rate_ci95", "mean_score_ci95"} <= set(reports[0]["bots"][0])
+
+
+def test_tournament_bad_arguments(capsys):
+    assert main(["tournament", "--game", "chicken-foot", "--bots", "genius"]) == 2
+    assert "unknown bot level" in capsys.readouterr().err
+    assert main(["tournament", "--game", "chicken-foot", "--bots", "easy", "--jobs", "0"]) == 2
+    assert main(["tournament", "--game", "chicken-foot", "--bots", "easy", "--budget", "-1"]) == 2

@@ -1,0 +1,66 @@
+"""Bots thinking in their own process: legal answers, cancelling, and bad requests."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from core import Match, Seat
+from tui.bot_process import BotError, BotProcess
+
+
+def started_match(players=3):
+    seats = [Seat("Ana"), *(Seat(f"Bot {i}", "bot", "easy") for i in range(1, players))]
+    match = Match("chicken-foot", players, {"rounds": 1}, seats, 4)
+    match.deal()
+    return match
+
+
+@pytest.fixture
+def bots():
+    process = BotProcess()
+    yield process
+    process.close()
+
+
+def test_the_process_answers_with_a_legal_move_and_follows_the_match(bots):
+    match = started_match()
+    for _ in range(12):
+        state = match.state
+        if state.chance or state.over:
+            break
+        move = bots.decide(match, state.to_move, "easy", None, 7)
+        assert move in match.legal_moves()
+        match.apply(move)
+
+
+def test_cancel_stops_a_long_search(bots):
+    match = started_match()
+    errors = []
+
+    def think():
+        try:
+            bots.decide(match, match.state.to_move, "hard", 30.0, 1)
+        except BotError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=think)
+    thread.start()
+    time.sleep(1.0)
+    started = time.perf_counter()
+    bots.cancel()
+    thread.join(timeout=5)
+    assert not thread.is_alive() and errors
+    assert time.perf_counter() - started < 5
+    # The next decision starts a fresh process.
+    assert bots.decide(match, match.state.to_move, "easy", None, 1) in match.legal_moves()
+
+
+def test_a_request_for_the_wrong_seat_is_an_error(bots):
+    match = started_match()
+    with pytest.raises(BotError, match="not seat"):
+        bots.decide(match, (match.state.to_move + 1) % 3, "easy", None, 1)
+    with pytest.raises(BotError, match="unknown bot level"):
+        bots.decide(match, match.state.to_move, "genius", None, 1)

@@ -1,0 +1,86 @@
+"""Asking the bot worker process for a decision (see `tui.bot_worker`).
+
+`BotProcess.decide` blocks until the answer comes, so the interface calls it from a thread
+worker; the thread only waits on a pipe, and the search itself runs in the other process, on the
+other core, without holding the interface's interpreter. `cancel` (undo while a bot thinks) kills
+the process; the next decision starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from typing import Any
+
+from core import Match
+from core.moves import Move
+from tui.bot_worker import read_frame, write_frame
+
+
+class BotError(Exception):
+    """The bot process could not decide (it was cancelled, or it answered with an error)."""
+
+
+class BotProcess:
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._next_id = 0
+
+    def _ensure(self) -> subprocess.Popen[bytes]:
+        if self._process is None or self._process.poll() is not None:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "tui.bot_worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        return self._process
+
+    def decide(self, match: Match, seat: int, level: str, budget: float | None, rng_seed: int) -> Move:
+        """The move the bot of `level` makes for `seat` at the match's cursor."""
+        with self._lock:
+            process = self._ensure()
+            self._next_id += 1
+            request: dict[str, Any] = {
+                "id": self._next_id,
+                "game": match.game_name,
+                "players": match.players,
+                "options": dict(match.options),
+                "seed": match.seed,
+                "events": [event.to_data() for event in match.events[: match.cursor]],
+                "seat": seat,
+                "level": level,
+                "budget": budget,
+                "rng": rng_seed,
+            }
+        try:
+            write_frame(process.stdin, request)  # type: ignore[arg-type]
+            answer = read_frame(process.stdout)  # type: ignore[arg-type]
+        except (OSError, ValueError) as error:
+            raise BotError(f"the bot process stopped: {error}") from None
+        if answer is None:
+            raise BotError("the bot process stopped before answering")
+        if "error" in answer:
+            raise BotError(answer["error"])
+        return Move.from_data(answer["move"])
+
+    def cancel(self) -> None:
+        """Stop a decision in progress (the waiting `decide` raises BotError)."""
+        process = self._process
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+
+    def close(self) -> None:
+        process = self._process
+        self._process = None
+        if process is not None and process.poll() is None:
+            if process.stdin:
+                process.stdin.close()
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
