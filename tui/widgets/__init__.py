@@ -1,0 +1,7 @@
+"""The widgets of the table: the hand, the board tree, the scorepad."""
+
+from tui.widgets.board_tree import BoardTree
+from tui.widgets.hand_view import HandView
+from tui.widgets.scorepad import Scorepad
+
+__all__ = ["BoardTree", "HandView", "Scorepad"]
