@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 class PassScreen(Screen[None]):
     """Covers the whole table, so the previous player's tiles are gone before the next one looks."""
 
-    BINDINGS = [Binding("enter", "ready", "I'm ready", id="pass.ready")]
+    BINDINGS = [Binding("enter", "ready", "I'm ready", id="pass.ready", priority=True)]
 
     def __init__(self, name: str) -> None:
         super().__init__()

@@ -34,7 +34,7 @@ class RoundOverScreen(ModalScreen[str]):
     """Dismissed with "next" (go on) or "undo" (take back the last decision)."""
 
     BINDINGS = [
-        Binding("enter", "next", "Continue", id="round.next"),
+        Binding("enter", "next", "Continue", id="round.next", priority=True),
         Binding("u", "undo", "Undo", id="round.undo"),
     ]
 
@@ -61,7 +61,7 @@ class RoundOverScreen(ModalScreen[str]):
             tiles = Text(" ").join(tile_text(tile) for tile in hand) if hand else Text("out", style="bold")
             mark = f" {WINNER_MARK}" if seat in winners else ""
             table.add_row(match.names[seat], tiles, Text(f"{scores[seat]}{mark}"), Text(str(match.state.scores[seat])))
-        table.focus()
+        table.can_focus = False
 
     def action_next(self) -> None:
         self.dismiss("next")

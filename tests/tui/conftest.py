@@ -1,0 +1,69 @@
+"""Shared set-up for the interface tests: a private preferences directory, and waiting helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+
+import pytest
+
+from core import Match
+from tui.app import DominoesApp
+from tui.preferences import Preferences
+from tui.settings import build_settings
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Run `async def` tests in a fresh event loop (Textual's pilot is asynchronous)."""
+    if inspect.iscoroutinefunction(pyfuncitem.obj):
+        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        asyncio.run(pyfuncitem.obj(**arguments))
+        return True
+    return None
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path, monkeypatch):
+    """Preferences go to a temporary directory, never the user's."""
+    monkeypatch.setenv("DOMINOES_HOME", str(tmp_path))
+    return tmp_path
+
+
+async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app run (bots think in workers) until `condition` holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting; screen is {pilot.app.screen!r}")
+        await pilot.pause(0.01)
+
+
+def quick_settings(kinds=("human", "bot:easy", "bot:easy", "bot:random"), seed=7, rounds=1, names=()):
+    return build_settings("chicken-foot", len(kinds), list(kinds), list(names), {"rounds": rounds}, seed)
+
+
+def quick_app(settings=None, speed="instant") -> DominoesApp:
+    return DominoesApp(start=settings or quick_settings(), preferences=Preferences(bot_speed=speed))
+
+
+def table(app: DominoesApp):
+    from tui.screens.table import TableScreen
+
+    screen = app.screen
+    assert isinstance(screen, TableScreen), screen
+    return screen
+
+
+def human_turn(app: DominoesApp) -> bool:
+    from tui.screens.table import TableScreen
+
+    screen = app.screen
+    return isinstance(screen, TableScreen) and screen.human_to_move() and screen.thinking is None
+
+
+def match_of(app: DominoesApp) -> Match:
+    assert app.match is not None
+    return app.match
