@@ -190,9 +190,7 @@ async def test_hot_seat_hides_each_hand_until_its_player_is_ready():
     async with app.run_test(size=(100, 32)) as pilot:
         seen = set()
         for _ in range(6):
-            await wait_until(
-                pilot, lambda: human_turn(app) or isinstance(app.screen, (PassScreen, RoundOverScreen))
-            )
+            await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, (PassScreen, RoundOverScreen)))
             if isinstance(app.screen, RoundOverScreen):
                 break
             match = match_of(app)

@@ -22,7 +22,7 @@ def test_missing_file_gives_defaults(tmp_path, monkeypatch):
 
 def test_damaged_file_gives_defaults(tmp_path):
     path = tmp_path / "preferences.json"
-    path.write_bytes(b"{\"theme\": \"ansi-dark\", \x00\xff")
+    path.write_bytes(b'{"theme": "ansi-dark", \x00\xff')
     assert load_preferences(path) == Preferences()
 
 

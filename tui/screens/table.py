@@ -64,6 +64,8 @@ class TableScreen(Screen[None]):
         self.waiting = False  # a round-over or pass screen is up
         self._described: dict[tuple[int, Move], str] = {}
         self._log_shown: list[str] = []
+        self._keys_state: tuple[bool, ...] = ()
+        self._board_drawn: tuple[object, ...] = ()  # what the board was last drawn for
         self.sub_title = match.game.title
 
     # -- layout --------------------------------------------------------------------------------
@@ -210,9 +212,17 @@ class TableScreen(Screen[None]):
         self.query_one(Scorepad).show(match.names, state.round_scores, state.scores, state.round or None)
         self.redraw_status()
         self.redraw_log()
-        self.refresh_bindings()
+        self.refresh_keys()
+
+    def refresh_keys(self) -> None:
+        """Grey out the keys that do nothing now; only when that changes (the footer is rebuilt)."""
+        key = (self.human_to_move(), self.match.can_undo(), self.match.can_redo())
+        if key != self._keys_state:
+            self._keys_state = key
+            self.refresh_bindings()
 
     def redraw_board(self, view: Any, legal: tuple[Move, ...], selected: Tile | None) -> None:
+        self._board_drawn = (self.match.cursor, selected, self.waiting)
         name = self.match.game_name
         board = self.query_one(BoardTree)
         board.show(view.board, board_marks(name, view, legal, selected), line_namer(name))
@@ -278,7 +288,7 @@ class TableScreen(Screen[None]):
     # -- the player's input ------------------------------------------------------------------------
     @on(HandView.Highlighted)
     def _tile_highlighted(self, event: HandView.Highlighted) -> None:
-        if self.match.state.board is None:
+        if self.match.state.board is None or self._board_drawn == (self.match.cursor, event.tile, self.waiting):
             return
         self.redraw_board(self.match.view(self.viewer), self.legal_for_viewer(), event.tile)
 

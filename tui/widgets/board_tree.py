@@ -73,7 +73,7 @@ class BoardTree(Tree[int]):
             return
         self.root.set_label(self._centre_label(board))
         self._add_children(self.root, board, CENTRE, marks)
-        self.root.expand_all()
+        self.root.expand()
         preferred = next(iter(marks.targets), None) if marks.targets else cursor
         node = self._line_nodes.get(preferred) if preferred is not None else None
         if node is not None:

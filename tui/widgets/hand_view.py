@@ -56,6 +56,7 @@ class HandView(Widget, can_focus=True):
     # -- content -----------------------------------------------------------------------------------
     def show(self, owner: str, tiles: tuple[Tile, ...], legal: frozenset[Tile], keep: Tile | None = None) -> None:
         """Show `tiles`; the cursor stays on `keep` if it is still there, else on the first legal tile."""
+        rows_before = self.get_content_height(None, None, self.size.width)  # type: ignore[arg-type]
         self.owner = owner
         self.border_title = "Your tiles" if owner == "You" else f"{owner}'s tiles"
         self.tiles = tiles
@@ -66,7 +67,7 @@ class HandView(Widget, can_focus=True):
         else:
             index = next((i for i, tile in enumerate(tiles) if tile in legal), 0)
         self.set_reactive(HandView.cursor, index)
-        self.refresh(layout=True)
+        self.refresh(layout=rows_before != self.get_content_height(None, None, self.size.width))  # type: ignore[arg-type]
         self.post_message(self.Highlighted(self, self.selected))
 
     @property
