@@ -44,28 +44,39 @@ class NewMatchScreen(Screen[None]):
                     [(get_game(name).title, name) for name in GAME_NAMES],
                     value=game.name,
                     allow_blank=False,
+                    compact=True,
                     id="game",
                 )
             with Horizontal(classes="form-row"):
                 yield Label("Players", classes="form-label")
-                yield Select(self._player_choices(), value=min(4, game.max_players), allow_blank=False, id="players")
+                yield Select(
+                    self._player_choices(),
+                    value=min(4, game.max_players),
+                    allow_blank=False,
+                    compact=True,
+                    id="players",
+                )
             choices = seat_choices()
             allowed = {value for _, value in choices}
             for seat in range(MAX_SEATS):
                 kind = prefs.seats[seat] if prefs.seats[seat] in allowed else ("human" if seat == 0 else "bot:easy")
                 with Horizontal(classes="form-row seat-row", id=f"seat-row-{seat}"):
                     yield Label(f"Seat {seat + 1}", classes="form-label")
-                    yield Input(prefs.names[seat], max_length=MAX_NAME, id=f"name-{seat}", classes="seat-name")
-                    yield Select(choices, value=kind, allow_blank=False, id=f"kind-{seat}", classes="seat-kind")
+                    yield Input(
+                        prefs.names[seat], max_length=MAX_NAME, compact=True, id=f"name-{seat}", classes="seat-name"
+                    )
+                    yield Select(
+                        choices, value=kind, allow_blank=False, compact=True, id=f"kind-{seat}", classes="seat-kind"
+                    )
             yield Static("Rule options", classes="form-heading")
             yield Vertical(id="options")
             with Horizontal(classes="form-row"):
                 yield Label("Seed", classes="form-label")
-                yield Input(placeholder="random", type="integer", id="seed")
+                yield Input(placeholder="random", type="integer", compact=True, id="seed")
             yield Static("", id="new-error")
             with Horizontal(id="new-buttons"):
-                yield Button("Start", variant="primary", id="start")
-                yield Button("Back", id="back")
+                yield Button("Start", variant="primary", compact=True, id="start")
+                yield Button("Back", compact=True, id="back")
         yield Footer()
 
     def _player_choices(self) -> list[tuple[str, int]]:
@@ -98,11 +109,15 @@ class NewMatchScreen(Screen[None]):
         default = spec.default_for(players)
         control: Input | Checkbox | Select
         if spec.kind == "bool":
-            control = Checkbox(spec.name, value=bool(default), id=f"option-{spec.name}")
+            control = Checkbox("on", value=bool(default), compact=True, id=f"option-{spec.name}")
         elif spec.kind == "choice":
-            control = Select([(c, c) for c in spec.choices], value=default, allow_blank=False, id=f"option-{spec.name}")
+            control = Select(
+                [(c, c) for c in spec.choices], value=default, allow_blank=False, compact=True, id=f"option-{spec.name}"
+            )
         else:
-            control = Input(str(default), type="integer", id=f"option-{spec.name}", placeholder=spec.allowed(players))
+            control = Input(
+                str(default), type="integer", compact=True, id=f"option-{spec.name}", placeholder=spec.allowed(players)
+            )
         label = Label(spec.name, classes="form-label")
         explanation = Static(f"[dim]{spec.explanation} ({spec.allowed(players)})[/dim]", classes="option-explanation")
         return Vertical(Horizontal(label, control, classes="form-row"), explanation, classes="option-row")

@@ -79,7 +79,7 @@ class TableScreen(Screen[None]):
                 yield RichLog(id="move-log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=20)
         yield Static(id="notice")
         yield HandView(id="hand")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.query_one(HandView).focus()

@@ -113,7 +113,7 @@ class BoardTree(Tree[int]):
         else:
             text.append("empty", style="dim italic")
         if line.open is not None and line_id in board.ends:
-            text.append(f" {OPEN_MARK} ")
+            text.append(f" {OPEN_MARK}")
             text.append_text(number(line.open, "underline" if line.open in marks.locked else ""))
             if line.open in marks.locked:
                 text.append(" locked", style="dim")

@@ -27,7 +27,7 @@ class HandView(Widget, can_focus=True):
         Binding("right", "cursor(1)", "Next tile", show=False, id="hand.next"),
         Binding("home", "cursor_to(0)", "First tile", show=False, id="hand.first"),
         Binding("end", "cursor_to(-1)", "Last tile", show=False, id="hand.last"),
-        Binding("enter", "choose", "Play tile", id="hand.choose"),
+        Binding("enter", "choose", "Play", id="hand.choose"),
     ]
 
     @dataclass
