@@ -25,10 +25,17 @@ class DominoesApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", show=False, id="app.quit", priority=True),
     ]
 
-    def __init__(self, start: MatchSettings | None = None, preferences: Preferences | None = None) -> None:
+    def __init__(
+        self,
+        start: MatchSettings | None = None,
+        preferences: Preferences | None = None,
+        match: Match | None = None,
+    ) -> None:
+        """`start`: begin a new match at once; `match`: open this match where it stands (resume)."""
         super().__init__()
         self.preferences = preferences if preferences is not None else load_preferences()
         self.start_settings = start
+        self.start_match_object = match
         self.settings: MatchSettings | None = None
         self.match: Match | None = None
         self.last_game = GAME_NAMES[0]
@@ -42,6 +49,8 @@ class DominoesApp(App[None]):
         self.push_screen(TitleScreen())
         if self.start_settings is not None:
             self.start_match(self.start_settings)
+        elif self.start_match_object is not None:
+            self.open_match(self.start_match_object)
 
     # -- preferences -----------------------------------------------------------------------------
     def set_preferences(self, **changes: Any) -> None:
@@ -60,15 +69,19 @@ class DominoesApp(App[None]):
     # -- matches ---------------------------------------------------------------------------------
     def start_match(self, settings: MatchSettings) -> None:
         """Open the table for a new match, above the title screen."""
+        self._remember_seats(settings)
+        self.open_match(settings.new_match(), settings)
+
+    def open_match(self, match: Match, settings: MatchSettings | None = None) -> None:
+        """Open the table for `match` where it stands (new, or resumed from a save)."""
         from tui.screens.table import TableScreen
 
-        self.settings = settings
-        self.last_game = settings.game
-        self.match = settings.new_match()
-        self._remember_seats(settings)
+        self.settings = settings or MatchSettings(match.game_name, match.seats, dict(match.options), match.seed)
+        self.last_game = match.game_name
+        self.match = match
         while len(self.screen_stack) > 2:
             self.pop_screen()
-        self.push_screen(TableScreen(self.match))
+        self.push_screen(TableScreen(match))
 
     def _remember_seats(self, settings: MatchSettings) -> None:
         names = list(self.preferences.names)

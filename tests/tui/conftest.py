@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import random
 from collections.abc import Callable
 
 import pytest
 
 from core import Match
+from core.bots import get_bot
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.settings import build_settings
@@ -43,6 +45,20 @@ async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0
 
 def quick_settings(kinds=("human", "bot:easy", "bot:easy", "bot:random"), seed=7, rounds=1, names=()):
     return build_settings("chicken-foot", len(kinds), list(kinds), list(names), {"rounds": rounds}, seed)
+
+
+def finished_round(seed: int = 4, players: int = 4) -> Match:
+    """A one-round match of easy bots, played in the engine up to the end of its only round."""
+    kinds = ("bot:easy",) * players
+    match = quick_settings(kinds=kinds, seed=seed).new_match()
+    rng = random.Random(seed)
+    bot = get_bot("easy")
+    while not match.state.over:
+        if match.state.chance:
+            match.deal()
+        else:
+            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    return match
 
 
 def quick_app(settings=None, speed="instant") -> DominoesApp:

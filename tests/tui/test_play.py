@@ -38,15 +38,33 @@ async def take_a_turn(pilot, last: bool = False) -> None:
     assert match_of(app).cursor > before, screen.query_one("#notice").render()
 
 
-async def play_to_the_end(pilot) -> None:
+def check_reveal(screen: RoundOverScreen) -> None:
+    """At the end of a round every hand is shown, tile by tile."""
+    match = screen.match
+    reveal = screen.query_one("#reveal")
+    hands = match.state.hands
+    for seat in range(match.players):
+        row = reveal.get_row_at(seat)
+        assert row[0] == match.names[seat]
+        shown = str(row[1])
+        assert all(f"{t.low}|{t.high}" in shown for t in hands[seat]) or (not hands[seat] and shown == "out")
+        assert str(row[2]).startswith(str(match.state.round_scores[-1][seat]))
+
+
+async def play_to_the_end(pilot) -> int:
+    """Play on (the human by keys) until the game-over screen; returns how many rounds were revealed."""
     app = pilot.app
+    reveals = 0
     for _ in range(500):
         await wait_until(
             pilot,
             lambda: human_turn(app) or isinstance(app.screen, (RoundOverScreen, GameOverScreen, PassScreen)),
         )
         if isinstance(app.screen, GameOverScreen):
-            return
+            return reveals
+        if isinstance(app.screen, RoundOverScreen):
+            check_reveal(app.screen)
+            reveals += 1
         if isinstance(app.screen, (RoundOverScreen, PassScreen)):
             await pilot.press("enter")
             await pilot.pause()
@@ -70,7 +88,7 @@ async def test_a_whole_match_from_the_title_screen_to_game_over():
         match = match_of(app)
         assert match.seed == 12 and match.options["rounds"] == 1 and match.players == 4
         assert [seat.kind for seat in match.seats] == ["human", "bot", "bot", "bot"]
-        await play_to_the_end(pilot)
+        assert await play_to_the_end(pilot) == 1
         screen = app.screen
         assert isinstance(screen, GameOverScreen)
         assert match.state.over and len(match.state.round_scores) == 1
@@ -82,25 +100,6 @@ async def test_a_whole_match_from_the_title_screen_to_game_over():
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         assert match_of(app).seed == 13 and match_of(app).seats == match.seats
-
-
-async def test_every_round_ends_with_the_hands_revealed():
-    app = quick_app(quick_settings(rounds=2, seed=3))
-    async with app.run_test(size=(100, 32)) as pilot:
-        await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, RoundOverScreen))
-        while not isinstance(app.screen, RoundOverScreen):
-            await take_a_turn(pilot)
-            await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, RoundOverScreen))
-        match = match_of(app)
-        reveal = app.screen.query_one("#reveal")
-        hands = match.state.hands
-        for seat in range(match.players):
-            row = reveal.get_row_at(seat)
-            assert row[0] == match.names[seat]
-            shown = str(row[1])
-            assert all(f"{t.low}|{t.high}" in shown for t in hands[seat]) or (not hands[seat] and shown == "out")
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: match.state.round == 2)
 
 
 async def test_undo_and_redo_return_to_the_humans_decisions():
@@ -127,7 +126,7 @@ async def test_undo_and_redo_return_to_the_humans_decisions():
 
 
 async def test_undo_while_a_bot_thinks_cancels_it():
-    app = quick_app(speed="slow")
+    app = quick_app(speed="normal")
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_until(pilot, lambda: human_turn(app), timeout=30)
         match = match_of(app)
@@ -138,7 +137,7 @@ async def test_undo_while_a_bot_thinks_cancels_it():
         assert "thinking" in str(screen.query_one("#status").render())
         await pilot.press("u")
         assert match.cursor == decision and screen.thinking is None
-        await pilot.pause(2.2)  # longer than a slow bot's move: nothing is played behind our back
+        await pilot.pause(1.0)  # longer than a bot takes at normal speed: nothing is played behind our back
         assert match.cursor == decision and human_turn(app)
 
 

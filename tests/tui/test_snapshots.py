@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from tests.tui.conftest import human_turn, quick_app, quick_settings, wait_until
+from tests.tui.conftest import finished_round, human_turn, quick_app, quick_settings, wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.screens.game_over import GameOverScreen
 from tui.screens.round_over import RoundOverScreen
-
-ALL_BOTS = ("bot:easy", "bot:easy", "bot:random", "bot:easy")
 
 
 def steady(app: DominoesApp) -> None:
@@ -64,11 +62,15 @@ def test_illegal_move_notice(snap_compare):
     assert snap_compare(quick_app(quick_settings(seed=7)), run_before=at_human_turn, press=["d"])
 
 
+def finished_app() -> DominoesApp:
+    return DominoesApp(match=finished_round(seed=4), preferences=Preferences(bot_speed="instant"))
+
+
 def test_round_over_reveals_every_hand(snap_compare):
     async def to_round_over(pilot):
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundOverScreen))
 
-    assert snap_compare(quick_app(quick_settings(kinds=ALL_BOTS, seed=4)), run_before=to_round_over)
+    assert snap_compare(finished_app(), run_before=to_round_over)
 
 
 def test_game_over(snap_compare):
@@ -77,7 +79,7 @@ def test_game_over(snap_compare):
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
 
-    assert snap_compare(quick_app(quick_settings(kinds=ALL_BOTS, seed=4)), run_before=to_game_over)
+    assert snap_compare(finished_app(), run_before=to_game_over)
 
 
 def test_ansi_theme_16_colours(snap_compare):

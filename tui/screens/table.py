@@ -83,7 +83,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(HandView).focus()
-        self.advance()
+        self.call_after_refresh(self.advance)  # once every widget of the table is in place
 
     # -- reading the match ---------------------------------------------------------------------
     @property
@@ -189,10 +189,22 @@ class TableScreen(Screen[None]):
         delay = SPEED_DELAYS[self.app.preferences.bot_speed] - (time.monotonic() - started)  # type: ignore[attr-defined]
         if delay > 0:
             await asyncio.sleep(delay)
-        if generation != self.generation or self.match.cursor != match.cursor or self.state.to_move != seat:
-            return
+        if (
+            generation != self.generation
+            or not self.in_play()
+            or self.match.cursor != match.cursor
+            or self.state.to_move != seat
+        ):
+            return  # undone, redone or left while the bot was thinking
         self.thinking = None
         self.play(move)
+
+    def in_play(self) -> bool:
+        """False once the screen is closing (the player left, the app quits)."""
+        return self.is_attached and self.is_running and bool(self.query("#notice"))
+
+    def on_unmount(self) -> None:
+        self.stop_bot()
 
     def stop_bot(self) -> None:
         self.generation += 1
