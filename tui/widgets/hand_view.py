@@ -86,7 +86,7 @@ class HandView(Widget, can_focus=True):
 
     # -- drawing -----------------------------------------------------------------------------------
     def _per_row(self) -> int:
-        return max(1, (self.size.width or 80) // CELL)
+        return max(1, (self.content_size.width or 80) // CELL)
 
     def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
         per_row = max(1, width // CELL)
@@ -147,11 +147,16 @@ class HandView(Widget, can_focus=True):
             self.post_message(self.Chosen(self, tile))
 
     def on_click(self, event: events.Click) -> None:
-        index = (event.y // 2) * self._per_row() + event.x // CELL
-        if event.x % CELL < TILE_WIDTH and 0 <= index < len(self.tiles):
+        """A click picks a tile; a click on the picked tile (or a double click) plays it."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = (offset.y // 2) * self._per_row() + offset.x // CELL
+        if offset.x % CELL < TILE_WIDTH and 0 <= index < len(self.tiles):
+            again = index == self.cursor and self.has_focus
             self.cursor = index
             self.focus()
-            if event.chain >= 2:
+            if again or event.chain >= 2:
                 self.action_choose()
 
     def on_focus(self) -> None:
