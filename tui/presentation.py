@@ -26,7 +26,14 @@ def board_kind(game_name: str) -> str:
 
 
 def line_namer(game_name: str) -> LineNamer:
-    return getattr(get_game(game_name), "line_name", default_line_name)
+    """The name of a line on the board. The tree shows which double a line grows from, so the
+    label keeps only the part before " of the ..." ("toe 2", not "toe 2 of the 5-5")."""
+    full: LineNamer = getattr(get_game(game_name), "line_name", default_line_name)
+
+    def short(board: Layout, line_id: int) -> str:
+        return full(board, line_id).split(" of the ")[0]
+
+    return short
 
 
 def targets_for(legal: tuple[Move, ...], tile: Tile | None) -> tuple[int, ...]:
