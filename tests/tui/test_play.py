@@ -207,3 +207,18 @@ async def test_hot_seat_hides_each_hand_until_its_player_is_ready():
             assert screen.query_one(HandView).tiles == match.view(screen.viewer).hand
             await take_a_turn(pilot)
         assert seen == {0, 1}
+
+
+async def test_undo_from_the_end_of_a_round_goes_back_into_it():
+    from tests.tui.conftest import finished_round
+
+    match = finished_round(seed=4)
+    end = match.cursor
+    app = DominoesApp(match=match, preferences=Preferences(bot_speed="slow"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
+        await pilot.press("u")
+        await pilot.pause()
+        # No human sits at this table, so undo steps back one bot decision, into the round.
+        assert isinstance(app.screen, TableScreen) and match.cursor == end - 1
+        assert not match.state.over and table(app).thinking is not None

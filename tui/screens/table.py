@@ -29,7 +29,7 @@ from core.bots.hint import hint
 from core.moves import DRAW, PASS, Draw, Move, Pass, Play
 from core.tiles import Tile
 from tui.preferences import BOT_SPEEDS, SPEED_DELAYS
-from tui.presentation import board_marks, fallback_target, line_namer, targets_for
+from tui.presentation import board_kind, board_marks, fallback_target, line_namer, targets_for
 from tui.widgets import BoardTree, HandView, Scorepad
 
 BOT_BUDGET = 1.0  # seconds a searching bot may think (the levels that exist now answer at once)
@@ -73,13 +73,20 @@ class TableScreen(Screen[None]):
         yield Static(id="status")
         with Horizontal(id="table-main"):
             with Vertical(id="board-area"):
-                yield BoardTree(id="board")
+                yield from self.compose_board()
             with Vertical(id="side"):
                 yield Scorepad(id="scorepad")
                 yield RichLog(id="move-log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=20)
         yield Static(id="notice")
         yield HandView(id="hand")
         yield Footer(compact=True)
+
+    def compose_board(self) -> ComposeResult:
+        """The middle of the table: the layout tree for the draw games (a trick view for Moon)."""
+        if board_kind(self.match.game_name) == "layout":
+            yield BoardTree(id="board")
+        else:
+            yield Static(f"The {self.match.game.title} table is not built yet.", id="board")
 
     def on_mount(self) -> None:
         self.query_one(HandView).focus()
@@ -138,7 +145,7 @@ class TableScreen(Screen[None]):
 
     def _after_round(self, choice: str | None) -> None:
         self.waiting = False
-        if choice == "undo":
+        if choice == "undo" and self.match.can_undo():
             self.action_undo()
             return
         if self.match.state.over:
@@ -236,6 +243,8 @@ class TableScreen(Screen[None]):
     def redraw_board(self, view: Any, legal: tuple[Move, ...], selected: Tile | None) -> None:
         self._board_drawn = (self.match.cursor, selected, self.waiting)
         name = self.match.game_name
+        if board_kind(name) != "layout":
+            return
         board = self.query_one(BoardTree)
         board.show(view.board, board_marks(name, view, legal, selected), line_namer(name))
 
@@ -359,14 +368,18 @@ class TableScreen(Screen[None]):
         self.set_notice(f"Hint: {reason}", "hint")
 
     def action_undo(self) -> None:
+        if not self.match.can_undo():
+            return
         self.stop_bot()
-        if self.match.undo():
-            self.after_cursor_move("Undone: back to your previous decision.")
+        self.match.undo()
+        self.after_cursor_move("Undone: back to your previous decision.")
 
     def action_redo(self) -> None:
+        if not self.match.can_redo():
+            return
         self.stop_bot()
-        if self.match.redo():
-            self.after_cursor_move("Redone.")
+        self.match.redo()
+        self.after_cursor_move("Redone.")
 
     def after_cursor_move(self, words: str) -> None:
         self.recorded()
