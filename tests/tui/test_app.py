@@ -84,3 +84,37 @@ async def test_mouse_click_selects_a_tile_and_a_second_click_plays_it():
             assert match.events[before] == Play(playable[-1], targets[0])
         else:
             assert screen.query_one(BoardTree).has_focus and match.cursor == before
+
+
+async def test_new_match_form_follows_the_player_count_and_refuses_bad_options():
+    from textual.widgets import Input, Select
+
+    from tui.screens.new_match import NewMatchScreen
+    from tui.screens.table import TableScreen
+
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        screen = app.screen
+        assert isinstance(screen, NewMatchScreen)
+        screen.query_one("#option-rounds", Input).value = "7"
+        screen.query_one("#players", Select).value = 6
+        await pilot.pause()
+        shown = [screen.query_one(f"#seat-row-{seat}").display for seat in range(8)]
+        assert shown == [True] * 6 + [False] * 2
+        # centre_trains runs from the player count up, so its default follows the count.
+        assert screen.query_one("#option-centre_trains", Input).value == "6"
+        assert screen.query_one("#option-rounds", Input).value == "7"  # what was typed stays
+        await pilot.click("#option-rounds")
+        await pilot.press("end", "backspace", "backspace", "1", "1")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen  # nothing started
+        assert "option rounds must be a whole number from 1 to 10, not 11" in str(
+            screen.query_one("#new-error").render()
+        )
+        await pilot.press("backspace", "backspace", "3")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.match.players == 6 and app.match.options["rounds"] == 3

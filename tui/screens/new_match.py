@@ -98,15 +98,26 @@ class NewMatchScreen(Screen[None]):
 
     def _build_options(self) -> None:
         container = self.query_one("#options", Vertical)
+        kept = self._current_option_values()
         container.remove_children()
         rows = []
         for spec in get_game(self.game_name).option_specs:
-            rows.append(self._option_row(spec))
+            # What the player typed stays, unless the option's default follows the player count.
+            value = kept.get(spec.name) if not callable(spec.default) else None
+            rows.append(self._option_row(spec, value))
         container.mount_all(rows)
 
-    def _option_row(self, spec: OptionSpec) -> Vertical:
+    def _current_option_values(self) -> dict[str, object]:
+        values: dict[str, object] = {}
+        for spec in get_game(self.game_name).option_specs:
+            found = self.query(f"#option-{spec.name}")
+            if found:
+                values[spec.name] = found.first().value  # type: ignore[attr-defined]
+        return values
+
+    def _option_row(self, spec: OptionSpec, value: object = None) -> Vertical:
         players = self.players
-        default = spec.default_for(players)
+        default = spec.default_for(players) if value is None else value
         control: Input | Checkbox | Select
         if spec.kind == "bool":
             control = Checkbox("on", value=bool(default), compact=True, id=f"option-{spec.name}")
