@@ -11,6 +11,10 @@ from textual.binding import Binding
 from core import GAME_NAMES, Match
 from tui.commands import ScreenActions
 from tui.preferences import Preferences, load_preferences, save_preferences
+from tui.screens.game_over import GameOverScreen
+from tui.screens.new_match import NewMatchScreen
+from tui.screens.table import TableScreen
+from tui.screens.title import TitleScreen
 from tui.settings import MatchSettings
 
 THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANSI ones suit 16 colours
@@ -44,8 +48,6 @@ class DominoesApp(App[None]):
         theme = self.preferences.theme
         self.theme = theme if theme in self.available_themes else "textual-dark"
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        from tui.screens.title import TitleScreen
-
         self.push_screen(TitleScreen())
         if self.start_settings is not None:
             self.start_match(self.start_settings)
@@ -74,8 +76,6 @@ class DominoesApp(App[None]):
 
     def open_match(self, match: Match, settings: MatchSettings | None = None) -> None:
         """Open the table for `match` where it stands (new, or resumed from a save)."""
-        from tui.screens.table import TableScreen
-
         self.settings = settings or MatchSettings(match.game_name, match.seats, dict(match.options), match.seed)
         self.last_game = match.game_name
         self.match = match
@@ -91,13 +91,11 @@ class DominoesApp(App[None]):
             kinds[index] = "human" if not seat.is_bot else f"bot:{seat.level}"
         self.set_preferences(names=tuple(names), seats=tuple(kinds))
 
-    def on_table_screen_match_changed(self, message: Any) -> None:
+    def on_table_screen_match_changed(self, message: TableScreen.MatchChanged) -> None:
         """After every event: the match will be autosaved here once saves exist."""
         self.match = message.match
 
     def show_game_over(self, match: Match) -> None:
-        from tui.screens.game_over import GameOverScreen
-
         self.pop_screen()  # the table
         self.push_screen(GameOverScreen(match), self._after_game_over)
 
@@ -105,8 +103,6 @@ class DominoesApp(App[None]):
         if choice == "rematch" and self.settings is not None and self.match is not None:
             self.start_match(self.settings.rematch(self.match.seed + 1))
         elif choice == "new":
-            from tui.screens.new_match import NewMatchScreen
-
             self.push_screen(NewMatchScreen(self.last_game))
 
     def leave_match(self) -> None:

@@ -13,6 +13,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
 from core.options import OptionSpec
+from tui.host import host
 from tui.preferences import MAX_SEATS
 from tui.settings import MAX_NAME, MatchSettings, build_settings
 
@@ -35,7 +36,7 @@ class NewMatchScreen(Screen[None]):
 
     # -- building the form ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        prefs = self.app.preferences  # type: ignore[attr-defined]
+        prefs = host(self).preferences
         game = get_game(self.game_name)
         with VerticalScroll(id="new-form"):
             with Horizontal(classes="form-row"):
@@ -179,7 +180,7 @@ class NewMatchScreen(Screen[None]):
             self.query_one("#new-error", Static).update(Text(str(error), style="bold"))
             self.query_one("#new-error").add_class("error")
             return
-        self.app.start_match(settings)  # type: ignore[attr-defined]
+        host(self).start_match(settings)
 
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:

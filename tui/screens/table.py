@@ -28,8 +28,12 @@ from core.bots import get_bot
 from core.bots.hint import hint
 from core.moves import DRAW, PASS, Draw, Move, Pass, Play
 from core.tiles import Tile
+from tui.host import host
 from tui.preferences import BOT_SPEEDS, SPEED_DELAYS
 from tui.presentation import board_kind, board_marks, fallback_target, line_namer, targets_for
+from tui.screens.pass_device import PassScreen
+from tui.screens.round_over import RoundOverScreen
+from tui.screens.rules import RulesScreen
 from tui.widgets import BoardTree, HandView, Scorepad
 
 BOT_BUDGET = 1.0  # seconds a searching bot may think (the levels that exist now answer at once)
@@ -123,8 +127,6 @@ class TableScreen(Screen[None]):
             if state.chance or state.over:
                 self.redraw()
                 self.waiting = True
-                from tui.screens.round_over import RoundOverScreen
-
                 self.app.push_screen(RoundOverScreen(match), self._after_round)
                 return
             seat = state.to_move
@@ -135,8 +137,6 @@ class TableScreen(Screen[None]):
             if seat != self.viewer and len(match.humans) > 1:
                 self.viewer = seat
                 self.waiting = True
-                from tui.screens.pass_device import PassScreen
-
                 self.app.push_screen(PassScreen(match.names[seat]), self._after_pass)
                 return
             self.viewer = seat
@@ -149,7 +149,7 @@ class TableScreen(Screen[None]):
             self.action_undo()
             return
         if self.match.state.over:
-            self.app.show_game_over(self.match)  # type: ignore[attr-defined]
+            host(self).show_game_over(self.match)
             return
         self.match.deal()
         self.recorded()
@@ -193,7 +193,7 @@ class TableScreen(Screen[None]):
         started = time.monotonic()
         # A thread keeps the interface answering keys while a bot thinks.
         move = await asyncio.to_thread(get_bot(level).choose, view, legal, rng, BOT_BUDGET)  # type: ignore[arg-type]
-        delay = SPEED_DELAYS[self.app.preferences.bot_speed] - (time.monotonic() - started)  # type: ignore[attr-defined]
+        delay = SPEED_DELAYS[host(self).preferences.bot_speed] - (time.monotonic() - started)
         if delay > 0:
             await asyncio.sleep(delay)
         if (
@@ -388,15 +388,13 @@ class TableScreen(Screen[None]):
         self.advance()
 
     def action_speed(self) -> None:
-        app = self.app
-        speed = BOT_SPEEDS[(BOT_SPEEDS.index(app.preferences.bot_speed) + 1) % len(BOT_SPEEDS)]  # type: ignore[attr-defined]
-        app.set_preferences(bot_speed=speed)  # type: ignore[attr-defined]
+        app = host(self)
+        speed = BOT_SPEEDS[(BOT_SPEEDS.index(app.preferences.bot_speed) + 1) % len(BOT_SPEEDS)]
+        app.set_preferences(bot_speed=speed)
         self.redraw_status()
         self.notify(f"Bots now play at {speed} speed.", timeout=2)
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
-
         self.app.push_screen(RulesScreen(self.match.game_name))
 
     def action_focus_hand(self) -> None:
@@ -404,4 +402,4 @@ class TableScreen(Screen[None]):
 
     def action_leave(self) -> None:
         self.stop_bot()
-        self.app.leave_match()  # type: ignore[attr-defined]
+        host(self).leave_match()

@@ -10,6 +10,9 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import GAME_NAMES, get_game
+from tui.host import host
+from tui.screens.new_match import NewMatchScreen
+from tui.screens.rules import RulesScreen
 
 BANNER = "[b]D O M I N O E S[/b]"
 
@@ -41,11 +44,7 @@ class TitleScreen(Screen[None]):
         actions[event.option.id or "quit"]()
 
     def action_new_match(self) -> None:
-        from tui.screens.new_match import NewMatchScreen
-
         self.app.push_screen(NewMatchScreen())
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
-
-        self.app.push_screen(RulesScreen(self.app.last_game))  # type: ignore[attr-defined]
+        self.app.push_screen(RulesScreen(host(self).last_game))
