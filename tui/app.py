@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App
@@ -17,11 +18,12 @@ from tui.screens.table import TableScreen
 from tui.screens.title import TitleScreen
 from tui.settings import MatchSettings
 
+STYLES = Path(__file__).resolve().parent / "styles"
 THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANSI ones suit 16 colours
 
 
 class DominoesApp(App[None]):
-    CSS_PATH: ClassVar = ["styles/app.tcss", "styles/table.tcss"]
+    CSS_PATH: ClassVar = [STYLES / "app.tcss", STYLES / "table.tcss"]  # absolute, so subclasses find them
     TITLE = "Dominoes"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS = [

@@ -118,3 +118,30 @@ async def test_new_match_form_follows_the_player_count_and_refuses_bad_options()
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         assert app.match.players == 6 and app.match.options["rounds"] == 3
+
+
+async def test_the_app_hears_of_every_event_and_every_undo():
+    """The seam where autosave plugs in: one MatchChanged per event applied or cursor moved."""
+    from tests.tui.conftest import quick_settings
+    from tui.screens.table import TableScreen
+
+    cursors: list[int] = []
+
+    class Recording(DominoesApp):
+        def on_table_screen_match_changed(self, message: TableScreen.MatchChanged) -> None:
+            super().on_table_screen_match_changed(message)
+            cursors.append(message.match.cursor)
+
+    app = Recording(start=quick_settings(), preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: human_turn(app))
+        await pilot.pause()
+        match = match_of(app)
+        assert cursors == list(range(1, match.cursor + 1))
+        await pilot.press("h", "enter")
+        await wait_until(pilot, lambda: human_turn(app))
+        await pilot.pause()
+        assert cursors[-1] == match.cursor
+        await pilot.press("u")
+        await pilot.pause()
+        assert cursors[-1] == match.cursor and app.match is match
