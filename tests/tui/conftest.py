@@ -11,9 +11,11 @@ import pytest
 
 from core import Match
 from core.bots import get_bot
+from core.moves import DRAW, Play
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.settings import build_settings
+from tui.widgets import BoardTree, HandView
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -83,3 +85,27 @@ def human_turn(app: DominoesApp) -> bool:
 def match_of(app: DominoesApp) -> Match:
     assert app.match is not None
     return app.match
+
+
+async def take_a_turn(pilot, last: bool = False) -> None:
+    """The human's turn, by keys: Enter on the first legal tile (or the last, walking to it with the
+    arrow key), and on its end if it has several; or draw, or pass."""
+    app = pilot.app
+    screen = table(app)
+    legal = match_of(app).legal_moves()
+    before = match_of(app).cursor
+    hand = screen.query_one(HandView)
+    playable = {move.tile for move in legal if type(move) is Play}
+    if playable:
+        assert hand.selected in playable  # the cursor starts on the first legal tile
+        if last:
+            target = max(i for i, tile in enumerate(hand.tiles) if tile in playable)
+            await pilot.press(*["right"] * (target - hand.cursor))
+        await pilot.press("enter")
+        if screen.query_one(BoardTree).has_focus:
+            await pilot.press("enter")
+    elif DRAW in legal:
+        await pilot.press("d")
+    else:
+        await pilot.press("p")
+    assert match_of(app).cursor > before, screen.query_one("#notice").render()

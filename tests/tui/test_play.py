@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.moves import DRAW, Play
-from tests.tui.conftest import human_turn, match_of, quick_app, quick_settings, table, wait_until
+from core.moves import Play
+from tests.tui.conftest import human_turn, match_of, quick_app, quick_settings, table, take_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.screens.game_over import GameOverScreen
@@ -11,31 +11,7 @@ from tui.screens.new_match import NewMatchScreen
 from tui.screens.pass_device import PassScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
-from tui.widgets import BoardTree, HandView
-
-
-async def take_a_turn(pilot, last: bool = False) -> None:
-    """The human's turn, by keys: Enter on the first legal tile (or the last, walking to it with the
-    arrow key), and on its end if it has several; or draw, or pass."""
-    app = pilot.app
-    screen = table(app)
-    legal = match_of(app).legal_moves()
-    before = match_of(app).cursor
-    hand = screen.query_one(HandView)
-    playable = {move.tile for move in legal if type(move) is Play}
-    if playable:
-        assert hand.selected in playable  # the cursor starts on the first legal tile
-        if last:
-            target = max(i for i, tile in enumerate(hand.tiles) if tile in playable)
-            await pilot.press(*["right"] * (target - hand.cursor))
-        await pilot.press("enter")
-        if screen.query_one(BoardTree).has_focus:
-            await pilot.press("enter")
-    elif DRAW in legal:
-        await pilot.press("d")
-    else:
-        await pilot.press("p")
-    assert match_of(app).cursor > before, screen.query_one("#notice").render()
+from tui.widgets import HandView
 
 
 def check_reveal(screen: RoundOverScreen) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
-from tests.tui.conftest import finished_round, human_turn, quick_app, quick_settings, wait_until
+from tests.tui.conftest import finished_round, human_turn, quick_app, quick_settings, take_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.screens.game_over import GameOverScreen
@@ -85,3 +85,17 @@ def test_game_over(snap_compare):
 def test_ansi_theme_16_colours(snap_compare):
     app = DominoesApp(start=quick_settings(seed=7), preferences=Preferences(bot_speed="instant", theme="ansi-dark"))
     assert snap_compare(app, run_before=at_human_turn)
+
+
+def test_hot_seat_pass_screen(snap_compare):
+    from tui.screens.pass_device import PassScreen
+
+    settings = quick_settings(kinds=("human", "human", "bot:easy"), names=("Ana", "Ben", "Cy"), seed=5)
+
+    async def to_pass_screen(pilot):
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PassScreen) or human_turn(pilot.app))
+        while not isinstance(pilot.app.screen, PassScreen):
+            await take_a_turn(pilot)
+            await wait_until(pilot, lambda: isinstance(pilot.app.screen, PassScreen) or human_turn(pilot.app))
+
+    assert snap_compare(quick_app(settings), run_before=to_pass_screen)

@@ -23,7 +23,7 @@ class PassScreen(Screen[None]):
         with Middle(), Center():
             name = escape(self.player)
             yield Static(
-                f"Pass to [b]{name}[/b] — press Enter\n\n[dim]({name}'s tiles stay hidden until then)[/dim]",
+                f"Pass to [b]{name}[/b] — press Enter\n\n[dim](the table stays hidden until {name} is ready)[/dim]",
                 id="pass-message",
             )
         yield Footer()
