@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding
@@ -12,10 +12,10 @@ from textual.binding import Binding
 from core import GAME_NAMES, Match
 from tui.commands import ScreenActions
 from tui.preferences import Preferences, load_preferences, save_preferences
-from tui.screens.game_over import GameOverScreen
-from tui.screens.new_match import NewMatchScreen
-from tui.screens.table import TableScreen
 from tui.screens.title import TitleScreen
+
+if TYPE_CHECKING:
+    from tui.screens.table import TableScreen
 from tui.settings import MatchSettings
 
 STYLES = Path(__file__).resolve().parent / "styles"
@@ -23,6 +23,9 @@ THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANS
 
 
 class DominoesApp(App[None]):
+    """The application. Screens other than the title are imported when first shown, which keeps
+    the start-up close to a bare Textual app's (bench/startup.py)."""
+
     CSS_PATH: ClassVar = [STYLES / "app.tcss", STYLES / "table.tcss"]  # absolute, so subclasses find them
     TITLE = "Dominoes"
     COMMANDS = App.COMMANDS | {ScreenActions}
@@ -78,6 +81,8 @@ class DominoesApp(App[None]):
 
     def open_match(self, match: Match, settings: MatchSettings | None = None) -> None:
         """Open the table for `match` where it stands (new, or resumed from a save)."""
+        from tui.screens.table import TableScreen
+
         self.settings = settings or MatchSettings(match.game_name, match.seats, dict(match.options), match.seed)
         self.last_game = match.game_name
         self.match = match
@@ -98,6 +103,8 @@ class DominoesApp(App[None]):
         self.match = message.match
 
     def show_game_over(self, match: Match) -> None:
+        from tui.screens.game_over import GameOverScreen
+
         self.pop_screen()  # the table
         self.push_screen(GameOverScreen(match), self._after_game_over)
 
@@ -105,6 +112,8 @@ class DominoesApp(App[None]):
         if choice == "rematch" and self.settings is not None and self.match is not None:
             self.start_match(self.settings.rematch(self.match.seed + 1))
         elif choice == "new":
+            from tui.screens.new_match import NewMatchScreen
+
             self.push_screen(NewMatchScreen(self.last_game))
 
     def leave_match(self) -> None:

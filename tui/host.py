@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from textual.dom import DOMNode
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
 
-from core import Match
-from tui.preferences import Preferences
-from tui.settings import MatchSettings
+    from core import Match
+    from tui.preferences import Preferences
+    from tui.settings import MatchSettings
 
 
 class Host(Protocol):

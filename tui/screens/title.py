@@ -11,8 +11,6 @@ from textual.widgets.option_list import Option
 
 from core import GAME_NAMES, get_game
 from tui.host import host
-from tui.screens.new_match import NewMatchScreen
-from tui.screens.rules import RulesScreen
 
 BANNER = "[b]D O M I N O E S[/b]"
 
@@ -44,7 +42,11 @@ class TitleScreen(Screen[None]):
         actions[event.option.id or "quit"]()
 
     def action_new_match(self) -> None:
+        from tui.screens.new_match import NewMatchScreen  # imported on first use: a faster start
+
         self.app.push_screen(NewMatchScreen())
 
     def action_rules(self) -> None:
+        from tui.screens.rules import RulesScreen
+
         self.app.push_screen(RulesScreen(host(self).last_game))

@@ -1,0 +1,95 @@
+"""Start-up time: from launching `dominoes` to its first frame, against a bare Textual app.
+
+    python bench/startup.py            # 7 runs of each, best and median
+    python bench/startup.py --runs 15
+
+Each program runs in a pseudo-terminal (TERM=xterm-256color, no COLORTERM: as over SSH); the clock
+stops when the terminal receives a text that only the first frame contains (the title screen's
+banner; the bare app's one Label). The runs alternate between the two programs, so a busy moment
+on the machine falls on both. The ratio compares medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pty
+import select
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BARE = """
+from textual.app import App
+from textual.widgets import Label
+
+class Bare(App):
+    def compose(self):
+        yield Label("FIRST-FRAME")
+
+Bare().run()
+"""
+DOMINOES = "import sys; from tui.cli import main; sys.exit(main([]))"
+TIMEOUT = 30.0
+
+
+def first_frame(code: str, marker: bytes, home: str) -> float:
+    """Seconds from the fork to the arrival of `marker` on the terminal."""
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the program under test
+        os.environ.update(TERM="xterm-256color", DOMINOES_HOME=home, PYTHONPATH=str(ROOT))
+        os.environ.pop("COLORTERM", None)
+        os.execv(sys.executable, [sys.executable, "-c", code])
+    seen = b""
+    elapsed = None
+    try:
+        while time.perf_counter() - started < TIMEOUT:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    seen += os.read(fd, 1 << 16)
+                except OSError:
+                    break
+                if marker in seen:
+                    elapsed = time.perf_counter() - started
+                    break
+        os.write(fd, b"\x11")  # Ctrl+Q quits both programs
+        end = time.perf_counter() + 5
+        while time.perf_counter() < end:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                try:
+                    os.read(fd, 1 << 16)
+                except OSError:
+                    break
+    finally:
+        os.waitpid(pid, 0)
+        os.close(fd)
+    if elapsed is None:
+        raise RuntimeError(f"no first frame within {TIMEOUT} s")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    home = tempfile.mkdtemp()
+    bare: list[float] = []
+    ours: list[float] = []
+    first_frame(BARE, b"FIRST-FRAME", home)  # warm the file cache for both
+    first_frame(DOMINOES, b"D O M I N O E S", home)
+    for _ in range(args.runs):
+        bare.append(first_frame(BARE, b"FIRST-FRAME", home))
+        ours.append(first_frame(DOMINOES, b"D O M I N O E S", home))
+    for name, times in (("bare Textual app", bare), ("dominoes", ours)):
+        print(f"{name:<18} best {min(times) * 1000:6.0f} ms   median {statistics.median(times) * 1000:6.0f} ms")
+    print(f"ratio (median)     {statistics.median(ours) / statistics.median(bare):.2f}")
+
+
+if __name__ == "__main__":
+    main()
