@@ -49,11 +49,13 @@ class DominoesApp(App[None]):
         self.match: Match | None = None
         self.last_game = GAME_NAMES[0]
 
+    def get_default_screen(self) -> TitleScreen:
+        return TitleScreen()
+
     def on_mount(self) -> None:
         theme = self.preferences.theme
         self.theme = theme if theme in self.available_themes else "textual-dark"
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        self.push_screen(TitleScreen())
         if self.start_settings is not None:
             self.start_match(self.start_settings)
         elif self.start_match_object is not None:
@@ -86,7 +88,7 @@ class DominoesApp(App[None]):
         self.settings = settings or MatchSettings(match.game_name, match.seats, dict(match.options), match.seed)
         self.last_game = match.game_name
         self.match = match
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > 1:  # back to the title screen, at the bottom
             self.pop_screen()
         self.push_screen(TableScreen(match))
 
@@ -119,5 +121,5 @@ class DominoesApp(App[None]):
     def leave_match(self) -> None:
         """Back to the title screen (saves will keep the match to resume)."""
         self.match = None
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > 1:  # back to the title screen, at the bottom
             self.pop_screen()

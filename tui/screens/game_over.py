@@ -44,7 +44,7 @@ class GameOverScreen(Screen[str]):
         with Vertical(id="over-box"):
             yield Static(f"[b]{match.game.title}: game over.[/b] {headline} (lowest total wins)", id="over-headline")
             yield DataTable(id="standings", cursor_type="none", show_cursor=False)
-            yield Scorepad(id="over-scorepad")
+            yield Scorepad(room=76, id="over-scorepad")
             yield Static(f"Seed {match.seed} · r: rematch with a new deal · n: new match", id="over-seed")
         yield Footer()
 

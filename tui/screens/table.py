@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Footer, Static
 
 from core import IllegalMove, Match
 from core.bots import get_bot
@@ -35,6 +35,7 @@ from tui.screens.pass_device import PassScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.rules import RulesScreen
 from tui.widgets import BoardTree, HandView, Scorepad
+from tui.widgets.move_log import MoveLog
 
 BOT_BUDGET = 1.0  # seconds a searching bot may think (the levels that exist now answer at once)
 LOG_LINES = 300
@@ -67,7 +68,6 @@ class TableScreen(Screen[None]):
         self.generation = 0  # bumped on undo/redo so a late bot answer is dropped
         self.waiting = False  # a round-over or pass screen is up
         self._described: dict[tuple[int, Move], str] = {}
-        self._log_shown: list[str] = []
         self._keys_state: tuple[bool, ...] = ()
         self._board_drawn: tuple[object, ...] = ()  # what the board was last drawn for
         self.sub_title = match.game.title
@@ -80,7 +80,7 @@ class TableScreen(Screen[None]):
                 yield from self.compose_board()
             with Vertical(id="side"):
                 yield Scorepad(id="scorepad")
-                yield RichLog(id="move-log", max_lines=LOG_LINES, wrap=True, markup=False, min_width=20)
+                yield MoveLog(id="move-log")
         yield Static(id="notice")
         yield HandView(id="hand")
         yield Footer(compact=True)
@@ -287,17 +287,7 @@ class TableScreen(Screen[None]):
                 line = match.game.describe_move(match.state_at(index), event, match.names)
                 self._described[key] = line
             lines.append(line)
-        if lines == self._log_shown:
-            return
-        log = self.query_one(RichLog)
-        if lines[: len(self._log_shown)] == self._log_shown and self._log_shown:
-            fresh = lines[len(self._log_shown) :]
-        else:
-            log.clear()
-            fresh = lines
-        for line in fresh:
-            log.write(Text(line))
-        self._log_shown = lines
+        self.query_one(MoveLog).show(lines)
 
     def set_notice(self, text: str, kind: str = "") -> None:
         notice = self.query_one("#notice", Static)

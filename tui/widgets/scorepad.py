@@ -8,7 +8,22 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 WINNER_MARK = "★"
-NAME_WIDTH = 6  # keeps eight players' columns readable beside the board
+SCOREPAD_WIDTH = 30  # the side column at 80x24; every player's column fits in it
+
+
+def short_name(name: str, width: int) -> str:
+    """A column heading of at most `width` characters: "Seat 2" may become "S2", "Ana" stays."""
+    if len(name) <= width:
+        return name
+    words = name.split()
+    if len(words) > 1:
+        initials = "".join(word[0] for word in words[:-1])
+        return (initials + words[-1])[:width]
+    return name[:width]
+
+
+def heading_width(players: int, room: int = SCOREPAD_WIDTH) -> int:
+    return max(2, min(12, (room - 4) // players - 2))
 
 
 def round_winners(scores: Sequence[int]) -> set[int]:
@@ -20,7 +35,9 @@ def round_winners(scores: Sequence[int]) -> set[int]:
 class Scorepad(DataTable[Text]):
     """Rows are rounds, columns are players; the last row holds the totals."""
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, *, room: int = SCOREPAD_WIDTH, id: str | None = None, classes: str | None = None) -> None:
+        """`room`: the columns the scorepad may count on, shared among the players' headings."""
+        self.room = room
         super().__init__(id=id, classes=classes, zebra_stripes=True, cursor_type="none", show_cursor=False)
         self.can_focus = False
         self._shown: tuple[object, ...] = ()
@@ -38,8 +55,9 @@ class Scorepad(DataTable[Text]):
         self._shown = key
         self.clear(columns=True)
         self.add_column("Rd", key="round")
+        width = heading_width(len(names), self.room)
         for seat, name in enumerate(names):
-            self.add_column(name[:NAME_WIDTH], key=f"seat{seat}")
+            self.add_column(short_name(name, width), key=f"seat{seat}")
         for index, scores in enumerate(round_scores):
             winners = round_winners(scores)
             cells = [
