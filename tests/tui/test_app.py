@@ -145,3 +145,24 @@ async def test_the_app_hears_of_every_event_and_every_undo():
         await pilot.press("u")
         await pilot.pause()
         assert cursors[-1] == match.cursor and app.match is match
+
+
+async def test_the_move_log_shows_the_newest_moves_and_scrolls_back():
+    from tests.tui.conftest import finished_round
+    from tui.screens.round_over import RoundOverScreen
+    from tui.widgets.move_log import MoveLog
+
+    match = finished_round(seed=4)
+    app = DominoesApp(match=match, preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
+        app.pop_screen()  # look at the table behind the round's end
+        await pilot.pause()
+        log = app.screen.query_one(MoveLog)
+        last = match.game.describe_move(match.state_at(match.cursor - 1), match.events[-1], match.names)
+        assert str(log.render()).endswith(last)
+        log.focus()
+        await pilot.press("up", "up")
+        assert log.back == 2 and not str(log.render()).endswith(last)
+        await pilot.press("end")
+        assert log.back == 0 and str(log.render()).endswith(last)
