@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from core import GAME_NAMES, get_game
-from core.bots import BOT_LEVELS
+from core.bots import BOT_LEVELS, get_bot
 from core.simulation import match_seed, new_summary, simulate_match
 from saves.errors import SaveError
 from tui.saves_commands import add_saves_parser, open_save_dir, run_saves, save_simulated
@@ -73,6 +73,19 @@ def build_parser() -> ArgumentParser:
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable"
     )
     tournament.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    new = commands.add_parser("new", help="start a match at once", description="Start a match at once.")
+    new.add_argument("game", help=f"one of: {', '.join(GAME_NAMES)}")
+    new.add_argument("--players", type=int, help="number of players (default: the game's smallest table)")
+    new.add_argument("--seats", help="human or bot per seat, comma-separated (default: seat 1 human, the others bots)")
+    new.add_argument(
+        "--bots",
+        default="easy",
+        help=f"level of each bot seat in turn, comma-separated, cycled (levels: {', '.join(BOT_LEVELS)})",
+    )
+    new.add_argument("--names", default="", help="player names, comma-separated")
+    new.add_argument("--seed", type=int, help="seed of the deals (default: a random one, shown at the end)")
+    new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable")
     return parser
 
 
@@ -217,10 +230,35 @@ def format_tournament(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run_app(args: argparse.Namespace) -> int:
+def new_match_settings(args: argparse.Namespace) -> Any:
+    """The settings `dominoes new` asks for; UsageError (one line) for anything wrong."""
+    from tui.settings import build_settings  # no Textual here: a bad argument fails fast
+
+    try:
+        game = get_game(args.game)
+        players = game.min_players if args.players is None else game.check_players(args.players)
+        kinds = [word.strip() for word in args.seats.split(",")] if args.seats else ["human"] + ["bot"] * (players - 1)
+        if len(kinds) != players:
+            raise ValueError(f"--seats names {len(kinds)} seats for {players} players")
+        levels = [level.strip() for level in args.bots.split(",") if level.strip()] or ["easy"]
+        for level in levels:
+            get_bot(level)  # ValueError naming the levels there are
+        bot_seats = [i for i, kind in enumerate(kinds) if kind.lower() == "bot"]
+        for n, seat in enumerate(bot_seats):
+            kinds[seat] = f"bot:{levels[n % len(levels)]}"
+        names = [name.strip() for name in args.names.split(",")] if args.names else []
+        if len(names) > players:
+            raise ValueError(f"--names gives {len(names)} names for {players} players")
+        options = game.parse_options(players, parse_option_pairs(args.option))
+        return build_settings(game.name, players, kinds, names, options, args.seed)
+    except ValueError as error:
+        raise UsageError(f"{PROG} new: {error}") from None
+
+
+def run_app(args: argparse.Namespace, start: Any = None) -> int:
     from tui.app import DominoesApp  # Textual is imported only when the interface starts
 
-    DominoesApp().run()
+    DominoesApp(start=start).run()
     return 0
 
 
@@ -241,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_simulate(args)
         if args.command == "tournament":
             return run_tournament(args)
+        if args.command == "new":
+            return run_app(args, new_match_settings(args))
         return run_app(args)
     except UsageError as error:
         print(error, file=sys.stderr)

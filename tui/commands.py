@@ -1,0 +1,37 @@
+"""A command palette provider for every action the current screen offers on a key."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class ScreenActions(Provider):
+    """Lists the active screen's bindings (those usable now), so every key is also a command."""
+
+    def _commands(self) -> list[tuple[str, str, object]]:
+        commands = []
+        seen = set()
+        for key, active in self.screen.active_bindings.items():
+            binding = active.binding
+            if not active.enabled or not binding.description or binding.description in seen:
+                continue
+            if binding.action.startswith("app.command_palette") or binding.action == "command_palette":
+                continue
+            seen.add(binding.description)
+            shown = binding.key_display or key
+            runner = partial(self.app.run_action, binding.action, active.node)
+            commands.append((binding.description, f"key: {shown}", runner))
+        return commands
+
+    async def discover(self) -> Hits:
+        for title, help_text, runner in self._commands():
+            yield DiscoveryHit(title, runner, help=help_text)  # type: ignore[arg-type]
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, runner in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), runner, help=help_text)  # type: ignore[arg-type]

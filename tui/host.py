@@ -1,0 +1,30 @@
+"""What the screens ask of the application, as a protocol, so screens never import the app."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+
+    from core import Match
+    from tui.preferences import Preferences
+    from tui.settings import MatchSettings
+
+
+class Host(Protocol):
+    preferences: Preferences
+    last_game: str
+
+    def set_preferences(self, **changes: Any) -> None: ...
+
+    def start_match(self, settings: MatchSettings) -> None: ...
+
+    def show_game_over(self, match: Match) -> None: ...
+
+    def leave_match(self) -> None: ...
+
+
+def host(node: DOMNode) -> Host:
+    """The application `node` belongs to, seen through what the screens need of it."""
+    return cast(Host, node.app)

@@ -1,0 +1,113 @@
+"""The player's preferences (theme, bot speed, default names and seats), kept as JSON.
+
+They live in the user's config directory, or in `$DOMINOES_HOME` when it is set (tests use it).
+A missing, oversized or damaged file gives the defaults for whatever cannot be read: preferences
+are a convenience and never stop the game from starting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+MAX_BYTES = 64 * 1024  # a preferences file is a few hundred bytes; refuse to read anything huge
+FILE_NAME = "preferences.json"
+BOT_SPEEDS = ("instant", "normal", "slow")
+SPEED_DELAYS = {"instant": 0.0, "normal": 0.7, "slow": 1.8}  # seconds a bot's move stays "thinking"
+MAX_SEATS = 8
+MAX_NAME = 20
+
+
+def default_names() -> tuple[str, ...]:
+    return ("You",) + tuple(f"Seat {i}" for i in range(2, MAX_SEATS + 1))
+
+
+def default_seat_kinds() -> tuple[str, ...]:
+    return ("human",) + ("bot:easy",) * (MAX_SEATS - 1)
+
+
+@dataclass(frozen=True)
+class Preferences:
+    theme: str = "textual-dark"
+    bot_speed: str = "normal"
+    names: tuple[str, ...] = field(default_factory=default_names)
+    seats: tuple[str, ...] = field(default_factory=default_seat_kinds)  # "human" or "bot:LEVEL"
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["names"] = list(self.names)
+        data["seats"] = list(self.seats)
+        return json.dumps(data, indent=2)
+
+    @staticmethod
+    def from_data(data: Any) -> Preferences:
+        """Every field that is present and sensible; the default for every other."""
+        base = Preferences()
+        if not isinstance(data, dict):
+            return base
+        theme = data.get("theme")
+        speed = data.get("bot_speed")
+        return Preferences(
+            theme=theme if isinstance(theme, str) and 0 < len(theme) <= 64 else base.theme,
+            bot_speed=speed if speed in BOT_SPEEDS else base.bot_speed,
+            names=_strings(data.get("names"), base.names, MAX_NAME),
+            seats=_strings(data.get("seats"), base.seats, 32),
+        )
+
+
+def _strings(value: Any, fallback: tuple[str, ...], longest: int) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return fallback
+    cleaned = [item.strip() if isinstance(item, str) else "" for item in value[:MAX_SEATS]]
+    return tuple(
+        item if 0 < len(item) <= longest else fallback[i]
+        for i, item in enumerate(cleaned + [""] * (MAX_SEATS - len(cleaned)))
+    )
+
+
+def config_dir() -> Path:
+    home = os.environ.get("DOMINOES_HOME")
+    if home:
+        return Path(home)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("dominoes", appauthor=False))
+
+
+def preferences_path() -> Path:
+    return config_dir() / FILE_NAME
+
+
+def load_preferences(path: Path | None = None) -> Preferences:
+    path = path or preferences_path()
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError:
+        return Preferences()
+    if len(raw) > MAX_BYTES:
+        return Preferences()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return Preferences()
+    return Preferences.from_data(data)
+
+
+def save_preferences(preferences: Preferences, path: Path | None = None) -> bool:
+    """Write atomically (a temporary file, then a rename); False if the directory is not writable."""
+    path = path or preferences_path()
+    temporary = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(preferences.to_json() + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        return False
+    return True

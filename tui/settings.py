@@ -1,0 +1,85 @@
+"""What a new match needs (game, seats, options, seed), checked without Textual.
+
+The new-match screen and `dominoes new` both build a `MatchSettings`; a bad value raises
+ValueError with a one-line reason, so the command line can exit with status 2 before the
+interface starts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from core import Match, Seat, get_game
+from core.bots import BOT_LEVELS
+
+MAX_NAME = 20
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    game: str
+    seats: tuple[Seat, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def new_match(self) -> Match:
+        """A fresh match; with no seed, one is chosen (and shown at the end, to replay the deals)."""
+        seed = self.seed if self.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+        return Match(self.game, self.players, self.options, self.seats, seed)
+
+    def rematch(self, seed: int) -> MatchSettings:
+        return MatchSettings(self.game, self.seats, self.options, seed)
+
+
+def seat_kind(text: str) -> tuple[str, str | None]:
+    """ "human" -> ("human", None); "bot:easy" or "easy" -> ("bot", "easy"); ValueError otherwise."""
+    word = text.strip().lower()
+    if word == "human":
+        return "human", None
+    level = word.removeprefix("bot:")
+    if level == "bot":
+        level = "easy"
+    if level not in BOT_LEVELS:
+        raise ValueError(f"a seat is 'human' or a bot level ({', '.join(BOT_LEVELS)}), not {text!r}")
+    return "bot", level
+
+
+def build_settings(
+    game_name: str,
+    players: int,
+    kinds: Sequence[str],
+    names: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+) -> MatchSettings:
+    """Check everything a new match needs; ValueError says what is wrong in one line."""
+    game = get_game(game_name)
+    players = game.check_players(players)
+    if len(kinds) != players:
+        raise ValueError(f"{players} players need {players} seats, not {len(kinds)}")
+    resolved = game.resolve_options(players, options)
+    seats = []
+    for index, kind_text in enumerate(kinds):
+        kind, level = seat_kind(kind_text)
+        name = (names[index] if index < len(names) else "").strip() or default_name(index, kind, level)
+        if len(name) > MAX_NAME:
+            raise ValueError(f"a name has at most {MAX_NAME} characters: {name[:MAX_NAME]}…")
+        seats.append(Seat(name, kind, level))
+    if len({seat.name for seat in seats}) != len(seats):
+        raise ValueError("every player needs a different name")
+    if seed is not None and (type(seed) is not int or seed < 0):
+        raise ValueError(f"the seed is a whole number from 0 up, not {seed!r}")
+    return MatchSettings(game.name, tuple(seats), dict(resolved), seed)
+
+
+def default_name(index: int, kind: str, level: str | None) -> str:
+    if index == 0 and kind == "human":
+        return "You"
+    return f"Seat {index + 1}"
