@@ -11,15 +11,6 @@ import random
 from core.tiles import Tile
 
 
-def can_draw(stock: tuple[Tile, ...], reserve: int) -> bool:
-    return len(stock) > reserve
-
-
-def draw(stock: tuple[Tile, ...]) -> tuple[Tile, tuple[Tile, ...]]:
-    """The tile drawn and the stock left."""
-    return stock[0], stock[1:]
-
-
 def deal_hands(
     tiles: list[Tile], players: int, hand_size: int, rng: random.Random
 ) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:

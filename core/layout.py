@@ -96,9 +96,6 @@ class Layout(NamedTuple):
         for line in self.lines:
             yield from line.tiles
 
-    def tile_count(self) -> int:
-        return 1 + sum(len(line.tiles) for line in self.lines)
-
     def children(self, line_id: int) -> tuple[int, ...]:
         """The lines that branch from the double closing `line_id` (CENTRE: from the centre)."""
         return tuple(i for i, line in enumerate(self.lines) if line.parent == line_id)
@@ -115,11 +112,6 @@ class Layout(NamedTuple):
             return line.open
         return line.tiles[-1][0]
 
-    def open_ends(self) -> tuple[tuple[int, int], ...]:
-        """(line, number showing) for every open end."""
-        lines = self.lines
-        return tuple((end, lines[end].open) for end in self.ends)  # type: ignore[misc]
-
     def oriented(self, line_id: int) -> tuple[tuple[int, int], ...]:
         """The line's tiles as (near, far) pairs, read from its double outwards."""
         number = self.base_double(line_id)[0]
@@ -129,12 +121,3 @@ class Layout(NamedTuple):
             pairs.append((number, far))
             number = far
         return tuple(pairs)
-
-    def depth(self, line_id: int) -> int:
-        """How many doubles lie between the centre and this line (0 for a line on the centre)."""
-        depth = 0
-        parent = self.lines[line_id].parent
-        while parent != CENTRE:
-            depth += 1
-            parent = self.lines[parent].parent
-        return depth
