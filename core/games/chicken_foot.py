@@ -22,6 +22,7 @@ from core.layout import CENTRE, Layout
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play
 from core.options import Options, OptionSpec
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
+from core.state_info import info_properties
 from core.tiles import CARRYING, DOUBLE_NINE, TILE_BIT, Tile, mask_of, pip_total, tiles_in
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
@@ -112,15 +113,8 @@ class ChickenFootState(NamedTuple):
     legal: tuple[Move, ...]  # the legal moves, worked out once when the state is built
 
     game = "chicken-foot"
-    players = property(attrgetter("info.players"))
-    seed = property(attrgetter("info.seed"))
-    options = property(attrgetter("info.options"))
-    round = property(attrgetter("info.round"))
-    chance = property(attrgetter("info.chance"))
-    over = property(attrgetter("info.over"))
-    scores = property(attrgetter("info.scores"))
+    players, seed, options, round, chance, over, scores, winners = info_properties()
     round_scores = property(attrgetter("info.round_scores"))
-    winners = property(attrgetter("info.winners"))
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:

@@ -24,6 +24,7 @@ from core.layout import CENTRE, Layout
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play, play
 from core.options import Options, OptionSpec
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
+from core.state_info import info_properties
 from core.tiles import CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
@@ -102,16 +103,9 @@ class DoublesState(NamedTuple):
     legal: tuple[Move, ...]
 
     game = "doubles"
-    players = property(attrgetter("info.players"))
-    seed = property(attrgetter("info.seed"))
-    options = property(attrgetter("info.options"))
-    round = property(attrgetter("info.round"))
-    chance = property(attrgetter("info.chance"))
-    over = property(attrgetter("info.over"))
-    scores = property(attrgetter("info.scores"))
+    players, seed, options, round, chance, over, scores, winners = info_properties()
     round_scores = property(attrgetter("info.round_scores"))
     round_pips = property(attrgetter("info.round_pips"))
-    winners = property(attrgetter("info.winners"))
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:

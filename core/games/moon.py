@@ -31,6 +31,7 @@ from core.games.moon_suits import (
 )
 from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
 from core.options import Options, OptionSpec
+from core.state_info import info_properties
 from core.tiles import TILE_BIT, Tile, mask_of, tiles_in
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
@@ -134,15 +135,8 @@ class MoonState(NamedTuple):
     legal: tuple[Move, ...]
 
     game = "moon"
-    players = property(attrgetter("info.players"))
-    seed = property(attrgetter("info.seed"))
-    options = property(attrgetter("info.options"))
-    round = property(attrgetter("info.round"))
-    chance = property(attrgetter("info.chance"))
-    over = property(attrgetter("info.over"))
-    scores = property(attrgetter("info.scores"))
+    players, seed, options, round, chance, over, scores, winners = info_properties()
     records = property(attrgetter("info.records"))
-    winners = property(attrgetter("info.winners"))
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:

@@ -1,0 +1,16 @@
+"""What every game's state reads from its `info`: the facts that change only between rounds.
+
+States keep those facts in one `info` tuple, so a move rebuilds one small tuple instead of copying
+them all; these properties give the public attributes of DESIGN.md (`state.players`, ...).
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+INFO_ATTRIBUTES = ("players", "seed", "options", "round", "chance", "over", "scores", "winners")
+
+
+def info_properties() -> tuple[property, ...]:
+    """One read-only property per name in INFO_ATTRIBUTES, in that order."""
+    return tuple(property(attrgetter(f"info.{name}")) for name in INFO_ATTRIBUTES)
