@@ -126,7 +126,7 @@ async def test_the_widow_is_shown_to_the_bidder_and_the_discard_comes_from_the_h
         view = match.view(0)
         trick_view = table(app).query_one(TrickView)
         text = str(trick_view.render())
-        assert f"The widow was [{view.widow.low}|{view.widow.high}]" in text
+        assert f"The widow [{view.widow.low}|{view.widow.high}] is in your hand" in text
         hand = table(app).query_one(HandView)
         assert len(hand.tiles) == 8 and view.widow in hand.tiles
         hand.select(view.widow)

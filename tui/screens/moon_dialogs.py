@@ -29,7 +29,7 @@ MoonDialog {
     background: $background 20%;
 }
 MoonDialog > #dialog-box {
-    width: 36;
+    width: 38;
     height: auto;
     margin: 2 1 0 0;
     padding: 0 1;
@@ -70,7 +70,7 @@ def trump_label(move: Trump, hand: tuple[Any, ...]) -> str:
     held = sum(1 for tile in hand if is_trump(tile, suit)) if suit != NO_TRUMP else 0
     name = "No trump" if suit == NO_TRUMP else trump_name(suit).capitalize()
     if suit == NO_TRUMP:
-        return f"{name}: every tile keeps its suits"
+        return f"{name}: tiles keep their suits"
     return f"{name}: you hold {held} trump{'s' if held != 1 else ''}"
 
 
@@ -123,7 +123,7 @@ def bid_dialog(view: Any, legal: tuple[Move, ...], hinter: Hinter) -> MoonDialog
     note = f"Highest bid so far: {highest}." if highest else "Nobody has bid yet."
     if moves and moves[0] != Bid(0):
         note += " The others passed, so you must bid (MN-10)."
-    note += " Enter: choose · Esc: look at the table · h: hint"
+    note += "\nEnter choose · Esc look · h hint"
     return MoonDialog("Your bid (MN-9)", moves, [bid_label(move) for move in moves], note, hinter)  # type: ignore[arg-type]
 
 
@@ -131,7 +131,7 @@ def trump_dialog(view: Any, legal: tuple[Move, ...], hinter: Hinter) -> MoonDial
     """MN-12: a number, doubles where the table allows them, or no trump; the most trumps first."""
     moves = tuple(move for move in legal if type(move) is Trump)
     allowed = any(move.suit == DOUBLES for move in moves)  # type: ignore[attr-defined]
-    note = "" if allowed else "Doubles may not be trump at this table. "
-    note += "Enter: choose · Esc: look at the table · h: hint"
+    note = "" if allowed else "Doubles may not be trump here.\n"
+    note += "Enter choose · Esc look · h hint"
     labels = [trump_label(move, view.hand) for move in moves]  # type: ignore[arg-type]
     return MoonDialog("Name trump (MN-12)", moves, labels, note, hinter)

@@ -9,7 +9,7 @@ from typing import Any
 from rich.text import Text
 from textual.widget import Widget
 
-from core.games.moon_suits import TRUMP, led_suit, suit_name, trick_winner, trump_name
+from core.games.moon_suits import NO_TRUMP, TRUMP, led_suit, suit_name, trick_winner, trump_name
 from core.tiles import Tile
 from tui.widgets.dominoes import domino, tile_text
 
@@ -70,7 +70,7 @@ class TrickView(Widget):
         if view.bidder is not None:
             text.append(f" · {self._who(view.bidder)} bid {view.bid}")
         if view.trump is not None:
-            text.append(" · trump ")
+            text.append(" · " if view.trump == NO_TRUMP else " · trump ")
             text.append(trump_name(view.trump), style="bold reverse")
         return text
 
@@ -99,11 +99,11 @@ class TrickView(Widget):
         lines.append(Text(""))
         lines.append(
             Text(
-                f"Highest bid so far: {highest}." if highest else "No bid yet: 4 to 7 tricks, or 21 for all seven.",
+                f"Highest bid so far: {highest}." if highest else "No bid yet: 4 to 7 tricks, or 21.",
                 style="dim",
             )
         )
-        lines.append(Text("The widow lies face down; the highest bidder takes it.", style="dim"))
+        lines.append(Text("The highest bidder takes the widow.", style="dim"))
         return lines
 
     def _widow(self) -> list[Text]:
@@ -111,14 +111,15 @@ class TrickView(Widget):
         bidder = self._who(view.bidder)
         lines = []
         if view.widow is not None:  # the bidder's own view (MN-11)
-            row = Text("The widow was ")
+            row = Text("The widow ")
             row.append_text(tile_text(view.widow, "bold"))
-            row.append(": it is in your hand now.")
+            row.append(" is in your hand now.")
             lines.append(row)
             if view.phase == "discard":
-                lines.append(Text("Choose one tile to lay aside face down (it may be the widow).", style="bold"))
+                lines.append(Text("Pick a tile to lay aside face down", style="bold"))
+                lines.append(Text("(it may be the widow) and press Enter.", style="bold"))
             else:
-                lines.append(Text("You laid a tile aside. Now name trump.", style="bold"))
+                lines.append(Text("You laid a tile aside: name trump.", style="bold"))
                 if view.discard is not None:
                     aside = Text("Laid aside: ", style="dim")
                     aside.append_text(tile_text(view.discard))
@@ -167,9 +168,9 @@ class TrickView(Widget):
             promised = 7 if view.bid == 21 else view.bid
             short = promised - view.taken[view.bidder]
             if short > 0:
-                text.append(f"  ({self._who(view.bidder)} needs {short} more)", style="dim")
+                text.append(f" (the bid needs {short} more)", style="dim")
             else:
-                text.append(f"  ({self._who(view.bidder)} has made the bid)", style="dim")
+                text.append(" (the bid is made)", style="dim")
         return text
 
     def _last_trick(self) -> Text:
