@@ -385,7 +385,7 @@ class TableScreen(Screen[None]):
         if action in ("draw", "pass_turn") and board_kind(self.match.game_name) == "tricks":
             return False  # Moon has no drawing and no passing a turn
         if action == "decide":
-            return True if self.dialog_due() else False  # shown only while a bid or trump is due
+            return self.dialog_due()  # shown only while a bid or trump is due
         if action in ("draw", "pass_turn", "hint"):
             return True if self.human_to_move() else None
         if action == "undo":
