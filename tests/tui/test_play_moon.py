@@ -195,3 +195,28 @@ async def test_escape_leaves_the_bid_for_later_and_b_brings_it_back_with_a_hint(
         await pilot.press("enter")
         await pilot.pause()
         assert match_of(app).events[before] == suggested
+
+
+async def test_the_hint_marks_the_discard_and_the_tile_to_play():
+    app = quick_app(moon_settings(seed=3))
+    async with app.run_test(size=(100, 32)) as pilot:
+        match = match_of(app)
+        hinted = set()
+        for _ in range(60):
+            await wait_until(pilot, lambda: ready(app))
+            phase = match.state.phase
+            if isinstance(app.screen, TableScreen) and phase in ("discard", "play") and phase not in hinted:
+                await pilot.press("h")
+                hand = table(app).query_one(HandView)
+                notice = str(table(app).query_one("#notice").render())
+                assert hand.hint is not None and hand.selected is hand.hint and hand.hint in hand.legal
+                words = "Hint: Lay aside the" if phase == "discard" else ("Hint: Play the", "Hint: Lead the")
+                assert notice.startswith(words) and str(hand.hint) in notice
+                hinted.add(phase)
+                await pilot.press("enter")  # the hinted tile is under the cursor: Enter takes the hint
+                await pilot.pause()
+                continue
+            if hinted == {"discard", "play"}:
+                break
+            await take_a_moon_turn(pilot, set())
+        assert hinted == {"discard", "play"}

@@ -57,7 +57,8 @@ class RoundOverScreen(ModalScreen[str]):
         with Vertical(id="round-box"):
             yield Static(round_headline(match), id="round-headline")
             yield DataTable(id="reveal", cursor_type="none", show_cursor=False)
-            hint = "Enter: the final scores" if match.state.over else "Enter: deal the next round"
+            following = "hand" if match.game_name == "moon" else "round"
+            hint = "Enter: the final scores" if match.state.over else f"Enter: deal the next {following}"
             yield Static(f"[dim]{hint} · u: undo the last move[/dim]", id="round-hint")
         yield Footer()
 

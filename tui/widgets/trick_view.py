@@ -45,16 +45,20 @@ class TrickView(Widget):
     # -- drawing -----------------------------------------------------------------------------------
     def render(self) -> Text:
         view = self.view
-        if view is None or view.phase == "deal":
-            return self._between_hands() if view is not None else Text("")
+        if view is None:
+            return Text("")
+        if view.phase == "deal" and (view.redeal or not view.tricks):
+            return self._between_hands()
         lines: list[Text] = [self._headline()]
         if view.phase == "bidding":
             lines.extend(self._bidding())
         elif view.phase in ("discard", "trump"):
             lines.extend(self._widow())
+        elif view.phase in ("deal", "over"):
+            lines.append(Text("The hand is over: all seven tricks are played.", style="dim"))
         else:
             lines.extend(self._trick())
-        if view.phase in ("play", "over") or view.tricks:
+        if view.phase in ("play", "over", "deal") or view.tricks:
             lines.append(Text(""))
             lines.append(self._taken())
             if view.tricks:
