@@ -120,3 +120,21 @@ async def test_the_opening_double_is_played_from_the_hand():
         assert hand.legal == {leading} and hand.selected is leading
         await pilot.press("enter")
         assert match.state.board is not None and match.state.board.centre is leading  # DB-3
+
+
+async def test_illegal_attempts_at_the_opening_cite_the_rule_and_change_nothing():
+    app = quick_app(doubles_settings())
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: human_turn(app))
+        match = match_of(app)
+        screen = table(app)
+        before = match.cursor
+        await pilot.press("d")  # DB-3: the round opens with the highest double, not a draw
+        notice = screen.query_one("#notice")
+        assert notice.has_class("illegal") and str(notice.render()).startswith("DB-")
+        hand = screen.query_one(HandView)
+        other = next(tile for tile in hand.tiles if tile not in hand.legal)
+        hand.select(other)
+        await pilot.press("enter")
+        assert notice.has_class("illegal") and str(notice.render()).startswith("DB-3: ")
+        assert match.cursor == before

@@ -80,14 +80,14 @@ async def test_a_whole_moon_game_from_the_new_match_screen_to_game_over():
         await pilot.pause()
         assert form.query_one("#game", Select).value == "moon"
         await pilot.click("#option-target")
-        await pilot.press("end", "backspace", "backspace", "5")
+        await pilot.press("end", "backspace", "backspace", "4")
         await pilot.click("#seed")
         await pilot.press(*"3")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, (TableScreen, MoonDialog))
         match = match_of(app)
-        assert match.game_name == "moon" and match.options["target"] == 5 and match.players == 3
+        assert match.game_name == "moon" and match.options["target"] == 4 and match.players == 3
         seen: set[str] = set()
         hands = 0
         for _ in range(400):
@@ -106,7 +106,7 @@ async def test_a_whole_moon_game_from_the_new_match_screen_to_game_over():
         else:
             raise AssertionError("the game did not end")
         assert match.state.over and hands == len(match.state.records) >= 1
-        assert max(match.state.scores) >= 5
+        assert max(match.state.scores) >= 4
         # The human bid, took the widow, named trump and played tricks at some point.
         assert seen == {"bidding", "discard", "trump", "play"}, seen
         headline = str(app.screen.query_one("#over-headline").render())
