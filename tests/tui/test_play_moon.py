@@ -220,3 +220,45 @@ async def test_the_hint_marks_the_discard_and_the_tile_to_play():
                 break
             await take_a_moon_turn(pilot, set())
         assert hinted == {"discard", "play"}
+
+
+async def test_undo_from_the_trick_goes_back_to_the_humans_last_decision_and_its_dialog():
+    app = quick_app(moon_settings(seed=3))
+    async with app.run_test(size=(100, 32)) as pilot:
+        match = match_of(app)
+        for _ in range(40):
+            await wait_until(pilot, lambda: ready(app))
+            if match.state.phase == "play" and isinstance(app.screen, TableScreen):
+                break
+            await take_a_moon_turn(pilot, set())
+        # The human named trump and must lead now: undo goes back to naming trump, and its dialog.
+        assert match.state.to_move == 0 and not match.state.trick
+        await pilot.press("u")
+        await pilot.pause()
+        assert match.state.phase == "trump" and isinstance(app.screen, MoonDialog)
+        assert app.screen.moves == match.legal_moves()
+
+
+async def test_hot_seat_moon_opens_the_bid_only_after_the_pass_screen():
+    from tui.screens.pass_device import PassScreen
+
+    settings = build_settings("moon", 3, ["human", "human", "bot:easy"], ["Ana", "Ben", "Cy"], {"target": 4}, 3)
+    app = quick_app(settings)
+    async with app.run_test(size=(100, 32)) as pilot:
+        match = match_of(app)
+        passes = 0
+        for _ in range(12):
+            await wait_until(pilot, lambda: ready(app) or isinstance(app.screen, PassScreen))
+            if isinstance(app.screen, PassScreen):
+                assert not app.screen.query(HandView)
+                passes += 1
+                await pilot.press("enter")
+                await pilot.pause()
+                if match.state.phase == "bidding":
+                    assert isinstance(app.screen, MoonDialog)
+                    assert table_below(app).viewer == match.state.to_move
+                continue
+            if match.state.phase == "play":
+                break
+            await take_a_moon_turn(pilot, set())
+        assert passes >= 1
