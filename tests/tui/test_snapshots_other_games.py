@@ -7,6 +7,7 @@ from tests.tui.conftest import human_turn, quick_app, wait_until
 from tests.tui.test_play_doubles import doubles_settings
 from tests.tui.test_play_moon import moon_settings, ready, take_a_moon_turn
 from tui.screens.moon_dialogs import MoonDialog
+from tui.settings import build_settings
 
 
 def at_moon(phase: str, mid_trick: bool = False):
@@ -56,3 +57,17 @@ def test_moon_bidding_dialog(snap_compare):
 
 def test_moon_trump_dialog(snap_compare):
     assert snap_compare(quick_app(moon_settings()), run_before=at_moon("trump"), terminal_size=(80, 24))
+
+
+def test_doubles_table_120x40(snap_compare):
+    async def later(pilot) -> None:
+        from tests.tui.conftest import take_a_turn
+
+        app = pilot.app
+        for _ in range(4):
+            await wait_until(pilot, lambda: human_turn(app))
+            await take_a_turn(pilot)
+        await wait_until(pilot, lambda: human_turn(app))
+
+    settings = build_settings("doubles", 4, ["human", "bot:easy", "bot:easy", "bot:random"], [], {"target": 50}, 12)
+    assert snap_compare(quick_app(settings), run_before=later, terminal_size=(120, 40))
