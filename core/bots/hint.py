@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from core.bots import hint_doubles, hint_moon
 from core.bots.easy import EasyBot
 from core.bots.easy.chicken_foot import score_play
 from core.moves import Draw, Move, Pass, Play
@@ -53,7 +54,11 @@ def _chicken_foot(view: Any, legal: tuple[Move, ...]) -> tuple[Move, str]:
     return best, f"Play {tile} on {where}: {reason}; you keep {numbers} different numbers to match later."
 
 
-_EXPLAINERS: dict[str, Explainer] = {"chicken-foot": _chicken_foot}
+_EXPLAINERS: dict[str, Explainer] = {
+    "chicken-foot": _chicken_foot,
+    "doubles": hint_doubles.explain,
+    "moon": hint_moon.explain,
+}
 
 
 def hint(view: Any, legal: tuple[Move, ...]) -> tuple[Move, str]:

@@ -84,9 +84,9 @@ class NewMatchScreen(Screen[None]):
         game = get_game(self.game_name)
         return [(str(n), n) for n in range(game.min_players, game.max_players + 1)]
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self._show_seats()
-        self._build_options()
+        await self._build_options()
         self.query_one("#game").focus()
 
     @property
@@ -97,16 +97,18 @@ class NewMatchScreen(Screen[None]):
         for seat in range(MAX_SEATS):
             self.query_one(f"#seat-row-{seat}").display = seat < self.players
 
-    def _build_options(self) -> None:
+    async def _build_options(self) -> None:
+        """Awaited, so a second rebuild (the player count follows the game) never meets the rows
+        of the first half mounted."""
         container = self.query_one("#options", Vertical)
         kept = self._current_option_values()
-        container.remove_children()
+        await container.remove_children()
         rows = []
         for spec in get_game(self.game_name).option_specs:
             # What the player typed stays, unless the option's default follows the player count.
             value = kept.get(spec.name) if not callable(spec.default) else None
             rows.append(self._option_row(spec, value))
-        container.mount_all(rows)
+        await container.mount_all(rows)
 
     def _current_option_values(self) -> dict[str, object]:
         values: dict[str, object] = {}
@@ -135,7 +137,7 @@ class NewMatchScreen(Screen[None]):
         return Vertical(Horizontal(label, control, classes="form-row"), explanation, classes="option-row")
 
     @on(Select.Changed, "#game")
-    def _game_changed(self, event: Select.Changed) -> None:
+    async def _game_changed(self, event: Select.Changed) -> None:
         if event.value == self.game_name or event.value is Select.BLANK:
             return
         self.game_name = str(event.value)
@@ -144,12 +146,12 @@ class NewMatchScreen(Screen[None]):
         players.set_options(self._player_choices())
         players.value = min(max(4, game.min_players), game.max_players)
         self._show_seats()
-        self._build_options()
+        await self._build_options()
 
     @on(Select.Changed, "#players")
-    def _players_changed(self) -> None:
+    async def _players_changed(self) -> None:
         self._show_seats()
-        self._build_options()  # some defaults and limits depend on the player count
+        await self._build_options()  # some defaults and limits depend on the player count
 
     # -- starting ------------------------------------------------------------------------------
     def read_settings(self) -> MatchSettings:

@@ -26,16 +26,30 @@ from textual.widgets import Footer, Static
 from core import IllegalMove, Match
 from core.bots import get_bot
 from core.bots.hint import hint
-from core.moves import DRAW, PASS, Draw, Move, Pass, Play
+from core.moves import DRAW, PASS, Discard, Draw, Move, Pass, Play
 from core.tiles import Tile
 from tui.host import host
 from tui.preferences import BOT_SPEEDS, SPEED_DELAYS
-from tui.presentation import board_kind, board_marks, fallback_target, line_namer, targets_for
+from tui.presentation import (
+    board_kind,
+    board_marks,
+    fallback_target,
+    hand_tiles,
+    line_namer,
+    scorepad_extras,
+    status_extra,
+    status_facts,
+    targets_for,
+    tile_moves,
+)
 from tui.screens.pass_device import PassScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.rules import RulesScreen
 from tui.widgets import BoardTree, HandView, Scorepad
 from tui.widgets.move_log import MoveLog
+from tui.widgets.trick_view import TrickView
+
+DIALOG_PHASES = {"bidding": "bid", "trump": "name trump"}  # Moon's decisions made in a dialog
 
 BOT_BUDGET = 1.0  # seconds a searching bot may think (the levels that exist now answer at once)
 LOG_LINES = 300
@@ -45,6 +59,7 @@ class TableScreen(Screen[None]):
     BINDINGS = [
         Binding("d", "draw", "Draw", id="table.draw"),
         Binding("p", "pass_turn", "Pass", id="table.pass"),
+        Binding("b", "decide", "Bid/trump", id="table.decide"),
         Binding("h", "hint", "Hint", id="table.hint"),
         Binding("u", "undo", "Undo", id="table.undo"),
         Binding("r", "redo", "Redo", id="table.redo"),
@@ -90,7 +105,7 @@ class TableScreen(Screen[None]):
         if board_kind(self.match.game_name) == "layout":
             yield BoardTree(id="board")
         else:
-            yield Static(f"The {self.match.game.title} table is not built yet.", id="board")
+            yield TrickView(id="board")
 
     def on_mount(self) -> None:
         self.query_one(HandView).focus()
@@ -141,6 +156,7 @@ class TableScreen(Screen[None]):
                 return
             self.viewer = seat
             self.redraw()
+            self.offer_dialog()
             return
 
     def _after_round(self, choice: str | None) -> None:
@@ -159,6 +175,36 @@ class TableScreen(Screen[None]):
     def _after_pass(self, _: None) -> None:
         self.waiting = False
         self.redraw()
+        self.offer_dialog()
+
+    # -- Moon's dialogs ------------------------------------------------------------------------------
+    def dialog_due(self) -> bool:
+        """Moon: the human to move must bid or name trump, which is done in a dialog."""
+        return (
+            board_kind(self.match.game_name) == "tricks" and self.human_to_move() and self.state.phase in DIALOG_PHASES
+        )
+
+    def offer_dialog(self) -> None:
+        if not self.dialog_due():
+            return
+        from tui.screens.moon_dialogs import bid_dialog, trump_dialog
+
+        view = self.match.view(self.viewer)
+        legal = self.match.legal_moves()
+        make = bid_dialog if self.state.phase == "bidding" else trump_dialog
+        self.waiting = True
+        self.app.push_screen(make(view, legal, lambda: hint(view, legal)), self._after_dialog)
+
+    def _after_dialog(self, move: Move | None) -> None:
+        self.waiting = False
+        if move is None:
+            self.set_notice(f"Press b when you are ready to {DIALOG_PHASES[self.state.phase]}.")
+            self.refresh_keys()
+            return
+        self.play(move)
+
+    def action_decide(self) -> None:
+        self.offer_dialog()
 
     def play(self, move: Move) -> bool:
         """Apply `move`; an illegal one shows its rule and changes nothing."""
@@ -224,18 +270,19 @@ class TableScreen(Screen[None]):
         view = match.view(self.viewer)
         legal = self.legal_for_viewer()
         hand = self.query_one(HandView)
-        playable = frozenset(move.tile for move in legal if type(move) is Play)  # type: ignore[attr-defined]
+        playable = hand_tiles(legal)
         hand.show(match.names[self.viewer], view.hand, playable, keep=hand.selected)
         self.redraw_board(view, legal, hand.selected)
         state = self.state
-        self.query_one(Scorepad).show(match.names, state.round_scores, state.scores, state.round or None)
+        extras = scorepad_extras(match.game_name, state)
+        self.query_one(Scorepad).show(match.names, state.round_scores, state.scores, state.round or None, **extras)
         self.redraw_status()
         self.redraw_log()
         self.refresh_keys()
 
     def refresh_keys(self) -> None:
         """Grey out the keys that do nothing now; only when that changes (the footer is rebuilt)."""
-        key = (self.human_to_move(), self.match.can_undo(), self.match.can_redo())
+        key = (self.human_to_move(), self.dialog_due(), self.match.can_undo(), self.match.can_redo())
         if key != self._keys_state:
             self._keys_state = key
             self.refresh_bindings()
@@ -244,6 +291,7 @@ class TableScreen(Screen[None]):
         self._board_drawn = (self.match.cursor, selected, self.waiting)
         name = self.match.game_name
         if board_kind(name) != "layout":
+            self.query_one(TrickView).show(view, self.match.names)
             return
         board = self.query_one(BoardTree)
         board.show(view.board, board_marks(name, view, legal, selected), line_namer(name))
@@ -253,12 +301,7 @@ class TableScreen(Screen[None]):
         state = self.state
         names = [escape(name) for name in match.names]
         view = match.view(self.viewer)
-        parts = []
-        rounds = state.options.get("rounds")
-        parts.append(f"Round {state.round}" + (f" of {rounds}" if rounds else ""))
-        if view.board is not None:
-            parts.append(f"centre {view.board.centre}")
-        parts.append(f"yard {view.stock_size}")
+        parts = status_facts(match.game_name, view)
         if state.over:
             parts.append("game over")
         elif state.chance:
@@ -271,8 +314,9 @@ class TableScreen(Screen[None]):
             else:
                 parts.append(f"[b]{names[state.to_move]}[/b] to play")
         hands = " · ".join(f"{names[i]} {size}" for i, size in enumerate(view.hand_sizes))
+        extra = status_extra(match.game_name, view)
         status = self.query_one("#status", Static)
-        status.update(f"{' · '.join(parts)}\nTiles in hand: {hands}")
+        status.update(f"{' · '.join(parts)}\nTiles in hand: {hands}" + (f" · {extra}" if extra else ""))
         status.set_class(self.thinking is not None, "thinking")
 
     def redraw_log(self) -> None:
@@ -299,7 +343,9 @@ class TableScreen(Screen[None]):
     # -- the player's input ------------------------------------------------------------------------
     @on(HandView.Highlighted)
     def _tile_highlighted(self, event: HandView.Highlighted) -> None:
-        if self.match.state.board is None or self._board_drawn == (self.match.cursor, event.tile, self.waiting):
+        if board_kind(self.match.game_name) != "layout" or self.match.state.board is None:
+            return
+        if self._board_drawn == (self.match.cursor, event.tile, self.waiting):
             return
         self.redraw_board(self.match.view(self.viewer), self.legal_for_viewer(), event.tile)
 
@@ -308,6 +354,13 @@ class TableScreen(Screen[None]):
         if not self.human_to_move():
             return
         legal = self.match.legal_moves()
+        if board_kind(self.match.game_name) == "tricks":
+            if self.dialog_due():
+                self.offer_dialog()
+                return
+            # MN-11 (the discard) or MN-15 (a play); an illegal tile lets the engine say why.
+            self.play(next(iter(tile_moves(legal, event.tile)), None) or Play(event.tile))
+            return
         ends = targets_for(legal, event.tile)
         if len(ends) == 1:
             self.play(Play(event.tile, ends[0]))
@@ -329,6 +382,10 @@ class TableScreen(Screen[None]):
             self.query_one(HandView).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("draw", "pass_turn") and board_kind(self.match.game_name) == "tricks":
+            return False  # Moon has no drawing and no passing a turn
+        if action == "decide":
+            return self.dialog_due()  # shown only while a bid or trump is due
         if action in ("draw", "pass_turn", "hint"):
             return True if self.human_to_move() else None
         if action == "undo":
@@ -350,9 +407,10 @@ class TableScreen(Screen[None]):
             return
         move, reason = hint(self.match.view(self.state.to_move), self.match.legal_moves())
         hand = self.query_one(HandView)
-        if type(move) is Play:
-            hand.mark_hint(move.tile)
-            self.query_one(BoardTree).focus_target(move.target)  # type: ignore[arg-type]
+        if type(move) in (Play, Discard):
+            hand.mark_hint(move.tile)  # type: ignore[attr-defined]
+            if board_kind(self.match.game_name) == "layout" and move.target is not None:  # type: ignore[attr-defined]
+                self.query_one(BoardTree).focus_target(move.target)  # type: ignore[attr-defined]
         elif type(move) in (Draw, Pass):
             hand.mark_hint(None)
         self.set_notice(f"Hint: {reason}", "hint")

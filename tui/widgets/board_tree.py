@@ -116,7 +116,8 @@ class BoardTree(Tree[int]):
             text.append(f" {OPEN_MARK}")
             text.append_text(number(line.open, "underline" if line.open in marks.locked else ""))
             if line.open in marks.locked:
-                text.append(" locked", style="dim")
+                # DB-7: only the double of a locked number may go here, and it unlocks it.
+                text.append(f" locked: {line.open}-{line.open} only", style="dim")
         elif marks.foot_size:
             toes = board.children(line_id)
             filled = sum(1 for toe in toes if board.lines[toe].tiles)

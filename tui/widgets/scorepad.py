@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from rich.text import Text
 from textual.widgets import DataTable
 
 WINNER_MARK = "★"
+BIDDER_MARK = "◆"  # Moon: the seat that won the bidding in that hand
 SCOREPAD_WIDTH = 30  # the side column at 80x24; every player's column fits in it
 
 
@@ -26,10 +28,28 @@ def heading_width(players: int, room: int = SCOREPAD_WIDTH) -> int:
     return max(2, min(12, (room - 4) // players - 2))
 
 
-def round_winners(scores: Sequence[int]) -> set[int]:
-    """The lowest score of a round "wins the round" (CF-16); a shared lowest marks them all."""
-    best = min(scores)
+def round_winners(scores: Sequence[int], high: bool = False) -> set[int]:
+    """The lowest score of a round "wins the round" (CF-16), or the highest where scores go up
+    (DB-11, DB-12: only a seat that scored); a shared best marks them all."""
+    best = max(scores) if high else min(scores)
+    if high and best <= 0:
+        return set()
     return {seat for seat, points in enumerate(scores) if points == best}
+
+
+class BidRecord(NamedTuple):
+    """Moon: who won the bidding of a hand, the bid, and whether it was made (None: in play)."""
+
+    bidder: int
+    bid: int
+    made: bool | None = None
+
+
+def bid_text(record: BidRecord | None) -> Text:
+    if record is None:
+        return Text("-", style="dim", justify="right")
+    mark = {True: "✓", False: "✗", None: " "}[record.made]
+    return Text(f"{record.bid}{mark}", style="bold" if record.made is None else "", justify="right")
 
 
 class Scorepad(DataTable[Text]):
@@ -48,28 +68,50 @@ class Scorepad(DataTable[Text]):
         round_scores: Sequence[Sequence[int]],
         totals: Sequence[int],
         current_round: int | None = None,
+        *,
+        high: bool = False,
+        bids: Sequence[BidRecord | None] | None = None,
     ) -> None:
-        key = (tuple(names), tuple(map(tuple, round_scores)), tuple(totals), current_round)
+        """`high`: the highest total leads; `bids` (Moon): a bid column, one entry per row shown
+        (the rounds, then the round in play), the bidder's cell marked."""
+        key = (tuple(names), tuple(map(tuple, round_scores)), tuple(totals), current_round, high, tuple(bids or ()))
         if key == self._shown:
             return
         self._shown = key
         self.clear(columns=True)
         self.add_column("Rd", key="round")
-        width = heading_width(len(names), self.room)
+        if bids is not None:
+            self.add_column("Bid", key="bid")
+        width = heading_width(len(names) + (bids is not None), self.room)
         for seat, name in enumerate(names):
             self.add_column(short_name(name, width), key=f"seat{seat}")
+
+        def bid_cells(index: int) -> tuple[list[Text], int | None]:
+            if bids is None:
+                return [], None
+            record = bids[index] if index < len(bids) else None
+            return [bid_text(record)], record.bidder if record is not None else None
+
         for index, scores in enumerate(round_scores):
-            winners = round_winners(scores)
+            winners = set() if bids is not None else round_winners(scores, high)
+            before, bidder = bid_cells(index)
             cells = [
-                Text(f"{points}{WINNER_MARK}" if seat in winners else f"{points} ", justify="right")
+                Text(
+                    f"{points}{WINNER_MARK if seat in winners else BIDDER_MARK if seat == bidder else ' '}",
+                    justify="right",
+                )
                 for seat, points in enumerate(scores)
             ]
-            self.add_row(Text(str(index + 1)), *cells, key=f"round{index}")
+            self.add_row(Text(str(index + 1)), *before, *cells, key=f"round{index}")
         if current_round is not None and current_round > len(round_scores):
-            self.add_row(Text(str(current_round)), *(Text("…", justify="right") for _ in names))
-        best = min(totals) if totals else 0
+            before, bidder = bid_cells(len(round_scores))
+            marks = [BIDDER_MARK if seat == bidder else " " for seat in range(len(names))]
+            cells = [Text(f"…{mark}", justify="right") for mark in marks]
+            self.add_row(Text(str(current_round)), *before, *cells)
+        best = (max(totals) if high else min(totals)) if totals else 0
         self.add_row(
             Text("Σ", style="bold"),
+            *([Text("")] if bids is not None else []),
             *(
                 Text(f"{total} ", style="bold underline" if total == best else "bold", justify="right")
                 for total in totals

@@ -1,0 +1,66 @@
+"""The hint in Doubles and Moon: the easy bot's move, with a reason that names what it rests on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core import get_game
+from core.bots import get_bot
+from core.bots.hint import hint
+from core.moves import Bid, Discard, Draw, Pass, Play, Trump
+
+EASY = get_bot("easy")
+
+
+def decisions(name: str, players: int, options: dict, seed: int):
+    """Every decision of a match of easy bots: (view, legal)."""
+    game = get_game(name)
+    state = game.new_game(players, options, seed=seed)
+    rng = random.Random(seed)
+    while not state.over:
+        if state.chance:
+            state = game.apply(state, game.deal(state, rng))
+            continue
+        legal = game.legal_moves(state)
+        view = game.view(state, state.to_move)
+        yield view, legal
+        state = game.apply(state, EASY.choose(view, legal, random.Random(0)))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_doubles_hint_is_the_easy_move_with_its_rule(seed):
+    openings = 0
+    for view, legal in decisions("doubles", 3, {"target": 40}, seed):
+        move, reason = hint(view, legal)
+        assert move in legal and move == EASY.choose(view, legal, random.Random(0))
+        if type(move) is Play and move.target is None:
+            openings += 1
+            assert reason == f"Open the round with the {move.tile}: the highest double always starts it (DB-3)."
+        elif type(move) is Play:
+            assert reason.startswith(f"Play the {move.tile} on the open ")
+        elif type(move) is Draw:
+            assert "(DB-8)" in reason
+        else:
+            assert type(move) is Pass and "(DB-9)" in reason
+    assert openings >= 2
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_moon_hint_is_the_easy_move_with_its_count(seed):
+    kinds = set()
+    for view, legal in decisions("moon", 3, {"target": 10}, seed):
+        move, reason = hint(view, legal)
+        assert move in legal and move == EASY.choose(view, legal, random.Random(0))
+        kinds.add(type(move))
+        if type(move) is Bid:
+            word = "Pass" if move.amount == 0 else f"Bid {move.amount}"
+            assert reason.startswith(f"{word}: ") and "tricks" in reason
+        elif type(move) is Discard:
+            assert reason.startswith(f"Lay aside the {move.tile}: ") and "(MN-11)" in reason
+        elif type(move) is Trump:
+            assert "(MN-12)" in reason
+        else:
+            assert reason.startswith((f"Play the {move.tile}", f"Lead the {move.tile}"))
+    assert kinds == {Bid, Discard, Trump, Play}
