@@ -8,6 +8,7 @@ the process; the next decision starts a fresh one.
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import threading
@@ -40,21 +41,31 @@ class BotProcess:
 
     def decide(self, match: Match, seat: int, level: str, budget: float | None, rng_seed: int) -> Move:
         """The move the bot of `level` makes for `seat` at the match's cursor."""
+        return self.ask(self.request(match, seat, level, budget, rng_seed))
+
+    def request(self, match: Match, seat: int, level: str, budget: float | None, rng_seed: int) -> dict[str, Any]:
+        """A decision as plain data: build it where the match lives (the interface's thread), since
+        the match may change (undo) while `ask` waits in another thread."""
+        with self._lock:
+            self._next_id += 1
+            number = self._next_id
+        return {
+            "id": number,
+            "game": match.game_name,
+            "players": match.players,
+            "options": dict(match.options),
+            "seed": match.seed,
+            "events": [event.to_data() for event in match.events[: match.cursor]],
+            "seat": seat,
+            "level": level,
+            "budget": budget,
+            "rng": rng_seed,
+        }
+
+    def ask(self, request: dict[str, Any]) -> Move:
+        """Send `request` and wait for the answer (blocking: call it from a thread)."""
         with self._lock:
             process = self._ensure()
-            self._next_id += 1
-            request: dict[str, Any] = {
-                "id": self._next_id,
-                "game": match.game_name,
-                "players": match.players,
-                "options": dict(match.options),
-                "seed": match.seed,
-                "events": [event.to_data() for event in match.events[: match.cursor]],
-                "seat": seat,
-                "level": level,
-                "budget": budget,
-                "rng": rng_seed,
-            }
         try:
             write_frame(process.stdin, request)  # type: ignore[arg-type]
             answer = read_frame(process.stdout)  # type: ignore[arg-type]
@@ -84,3 +95,10 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def decision_seed(match: Match, seat: int) -> int:
+    """The seed of a bot's decision: fixed by the match seed, the seat and the cursor, so a decision
+    undone and redone (or made again after resuming a save) comes out the same."""
+    digest = hashlib.sha256(f"{match.seed}:bot:{seat}:{match.cursor}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
