@@ -99,3 +99,18 @@ def test_hot_seat_pass_screen(snap_compare):
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, PassScreen) or human_turn(pilot.app))
 
     assert snap_compare(quick_app(settings), run_before=to_pass_screen)
+
+
+def test_load_screen(snap_compare, monkeypatch):
+    import time
+
+    from tests.tui.test_saving import damaged_store
+
+    monkeypatch.setenv("TZ", "UTC")  # "last played" is shown in local time
+    time.tzset()
+    damaged_store()
+    try:
+        assert snap_compare(title_app(), press=["l"])
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -19,7 +19,8 @@ from saves.store import Loaded, SaveStore
 def entry_prompt(entry: Entry) -> Text:
     """The lines `dominoes saves` prints for the match, the first in bold, a damaged one in red."""
     first, *rest = format_entry(entry)
-    text = Text(first, style="bold" if entry.loaded is not None else "bold red")
+    text = Text()
+    text.append(first, style="bold" if entry.loaded is not None else "bold red")
     for line in rest:
         text.append("\n" + line, style="yellow" if line.lstrip().startswith("note:") else "")
     return text
@@ -57,6 +58,8 @@ class LoadScreen(Screen[Loaded | None]):
             if index:
                 options.add_option(None)  # a separator line
             options.add_option(Option(entry_prompt(entry), id=entry.match_id, disabled=entry.loaded is None))
+        if any(entry.loaded is not None for entry in self.entries):
+            options.highlighted = next(i for i, option in enumerate(options.options) if not option.disabled)
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
