@@ -123,7 +123,10 @@ async def test_hint_names_a_legal_move_and_its_reason():
         await wait_until(pilot, lambda: human_turn(app))
         match = match_of(app)
         await pilot.press("h")
-        notice = str(table(app).query_one("#notice").render())
+        notice_widget = table(app).query_one("#notice")
+        assert str(notice_widget.render()) == "Hint: thinking…"  # the search runs in a thread
+        await wait_until(pilot, lambda: str(notice_widget.render()) != "Hint: thinking…")
+        notice = str(notice_widget.render())
         assert notice.startswith("Hint: ")
         hand = table(app).query_one(HandView)
         legal = match.legal_moves()

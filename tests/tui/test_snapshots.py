@@ -54,7 +54,13 @@ def test_table_120x40(snap_compare):
 
 
 def test_hint(snap_compare):
-    assert snap_compare(quick_app(quick_settings(seed=7)), run_before=at_human_turn, press=["h"])
+    async def hint_shown(pilot):
+        await at_human_turn(pilot)
+        await pilot.press("h")
+        notice = pilot.app.screen.query_one("#notice")
+        await wait_until(pilot, lambda: not str(notice.render()).endswith("thinking…"))
+
+    assert snap_compare(quick_app(quick_settings(seed=7)), run_before=hint_shown)
 
 
 def test_illegal_move_notice(snap_compare):

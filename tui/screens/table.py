@@ -8,6 +8,7 @@ through `Match.apply`, and redraws. After every event (a move, a deal, an undo o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from dataclasses import dataclass
@@ -378,11 +379,24 @@ class TableScreen(Screen[None]):
     def action_hint(self) -> None:
         if not self.human_to_move():
             return
-        move, reason = hint(self.match.view(self.state.to_move), self.match.legal_moves())
+        self.set_notice("Hint: thinking…", "hint")
+        self.find_hint(self.match.cursor, self.match.view(self.state.to_move), self.match.legal_moves())
+
+    @work(thread=True, exclusive=True, group="hint")
+    def find_hint(self, cursor: int, view: Any, legal: tuple[Move, ...]) -> None:
+        """The hint samples deals for a fraction of a second: a thread keeps the keys answering."""
+        move, reason = hint(view, legal)
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self.show_hint, cursor, move, reason)
+
+    def show_hint(self, cursor: int, move: Move, reason: str) -> None:
+        if cursor != self.match.cursor or not self.in_play() or not self.human_to_move():
+            return  # the position changed while the hint was found
         hand = self.query_one(HandView)
         if type(move) is Play:
             hand.mark_hint(move.tile)
-            self.query_one(BoardTree).focus_target(move.target)  # type: ignore[arg-type]
+            if board_kind(self.match.game_name) == "layout":
+                self.query_one(BoardTree).focus_target(move.target)  # type: ignore[arg-type]
         elif type(move) in (Draw, Pass):
             hand.mark_hint(None)
         self.set_notice(f"Hint: {reason}", "hint")
