@@ -190,3 +190,17 @@ def test_resume_refuses_with_one_line(capsys, argv, status, fragment):
     assert main(argv) == status
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and fragment in err
+
+
+async def test_a_match_that_cannot_be_saved_says_so_once_and_play_goes_on(private_home, monkeypatch):
+    blocked = private_home / "not-a-directory"
+    blocked.write_text("")
+    monkeypatch.setenv("DOMINOES_HOME", str(blocked))  # saves/ cannot be made inside a file
+    app = quick_app(quick_settings(seed=7))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_until(pilot, lambda: human_turn(app))
+        await take_a_turn(pilot)
+        await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, RoundOverScreen))
+        errors = [n.message for n in app._notifications if n.severity == "error"]
+        assert len(errors) == 1 and errors[0].startswith("The match is not being saved: ")
+        assert "could not be saved" in errors[0]

@@ -50,7 +50,7 @@ class TitleScreen(Screen[None]):
         yield Footer()
 
     def on_screen_resume(self) -> None:
-        self.find_latest()
+        self.call_after_refresh(self.find_latest)  # after the first frame: reading saves takes a while
 
     @work(thread=True, exclusive=True, group="latest")
     def find_latest(self) -> None:
