@@ -133,9 +133,9 @@ class DominoesApp(App[None]):
         """After every event and every undo or redo: save, so quitting at any moment loses nothing."""
         from saves import SaveError
 
+        if self.autosave is None or message.match is not self.autosave.match:
+            return  # a late message from a table already left: never write one match into another's file
         self.match = message.match
-        if self.autosave is None:
-            return
         try:
             self.autosave(message.match)
         except SaveError as error:
