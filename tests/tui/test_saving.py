@@ -33,10 +33,10 @@ def title_app() -> DominoesApp:
     return DominoesApp(preferences=Preferences(bot_speed="instant"))
 
 
-async def offered(pilot) -> TitleScreen:
-    """The title screen, once it has looked for a match to resume."""
+async def offered(pilot, looks: int = 1) -> TitleScreen:
+    """The title screen, once it has read the saves `looks` times to find a match to resume."""
     app = pilot.app
-    await wait_until(pilot, lambda: isinstance(app.screen, TitleScreen) and not app.screen.workers)
+    await wait_until(pilot, lambda: isinstance(app.screen, TitleScreen) and app.screen.looks >= looks)
     await pilot.pause()
     return app.screen
 
@@ -204,3 +204,20 @@ async def test_a_match_that_cannot_be_saved_says_so_once_and_play_goes_on(privat
         errors = [n.message for n in app._notifications if n.severity == "error"]
         assert len(errors) == 1 and errors[0].startswith("The match is not being saved: ")
         assert "could not be saved" in errors[0]
+
+
+async def test_leaving_the_table_offers_that_match_on_the_title_screen():
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        title = await offered(pilot)
+        assert title.latest is None
+        app.start_match(quick_settings(seed=7))
+        await wait_until(pilot, lambda: human_turn(app))
+        match_id, cursor = app.autosave.match_id, match_of(app).cursor
+        await pilot.press("q")
+        title = await offered(pilot, looks=2)
+        assert title.latest is not None and title.latest.record.match_id == match_id
+        assert str(title.query_one("#title-menu").get_option_at_index(0).prompt).startswith("Resume: Chicken Foot")
+        await pilot.press("c")
+        await wait_until(pilot, lambda: human_turn(app))
+        assert app.autosave.match_id == match_id and match_of(app).cursor == cursor

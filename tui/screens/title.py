@@ -33,6 +33,7 @@ class TitleScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.latest: Loaded | None = None  # the latest unfinished match, offered to resume
+        self.looks = 0  # how many times the saves were read for it
 
     def compose(self) -> ComposeResult:
         games = " · ".join(get_game(name).title for name in GAME_NAMES)
@@ -68,6 +69,7 @@ class TitleScreen(Screen[None]):
         from saves.summary import round_text
 
         self.latest = loaded
+        self.looks += 1
         menu = self.query_one("#title-menu", OptionList)
         options = [option for option in menu.options if option.id != "resume"]
         changed = loaded is not None or len(options) != menu.option_count
