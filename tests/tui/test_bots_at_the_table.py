@@ -32,7 +32,11 @@ async def test_undo_while_a_hard_bot_searches_stops_the_search():
         await take_a_turn(pilot)
         screen = table(app)
         await wait_until(pilot, lambda: screen.asking_process is not None)
-        process = app._bot_process._process  # type: ignore[union-attr]
+        bots = app._bot_process
+        assert bots is not None
+        await wait_until(pilot, lambda: bots._process is not None)  # the thread has sent the request
+        await pilot.pause(0.1)
+        process = bots._process
         await pilot.press("u")
         assert match.cursor == decision and screen.thinking is None and screen.asking_process is None
         assert process is not None and process.wait(timeout=5) is not None  # the search was stopped
