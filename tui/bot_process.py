@@ -28,6 +28,7 @@ class BotProcess:
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._next_id = 0
+        self._cancelled_up_to = 0  # requests numbered up to this one were cancelled, sent or not
 
     def _ensure(self) -> subprocess.Popen[bytes]:
         if self._process is None or self._process.poll() is not None:
@@ -65,6 +66,8 @@ class BotProcess:
     def ask(self, request: dict[str, Any]) -> Move:
         """Send `request` and wait for the answer (blocking: call it from a thread)."""
         with self._lock:
+            if request["id"] <= self._cancelled_up_to:  # cancelled before its thread got here
+                raise BotError("the decision was cancelled")
             process = self._ensure()
         try:
             write_frame(process.stdin, request)  # type: ignore[arg-type]
@@ -78,7 +81,9 @@ class BotProcess:
         return Move.from_data(answer["move"])
 
     def cancel(self) -> None:
-        """Stop a decision in progress (the waiting `decide` raises BotError)."""
+        """Stop a decision in progress, or about to be sent (the waiting `ask` raises BotError)."""
+        with self._lock:
+            self._cancelled_up_to = self._next_id
         process = self._process
         if process is not None and process.poll() is None:
             process.kill()
