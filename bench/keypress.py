@@ -5,8 +5,9 @@
 
 `dominoes new chicken-foot` runs in a pseudo-terminal (TERM=xterm-256color, no COLORTERM). The clock
 runs from writing the key (→, which moves the selection in the hand and re-marks the board) to the
-first bytes of the new frame. Two situations: the human's turn with bots at instant speed, and
-while a bot "thinks" (bots at slow speed, after the human has played).
+first bytes of the new frame. Three situations: the human's turn with bots at instant speed,
+while an easy bot "thinks" (bots at slow speed, after the human has played), and while hard bots
+search (three hard bots at instant speed, each searching for its full budget of about a second).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = "import sys; from tui.cli import main; sys.exit(main(sys.argv[1:]))"
-ARGS = ["new", "chicken-foot", "--players", "4", "--seed", "3", "--bots", "easy"]
+ARGS = ["new", "chicken-foot", "--players", "4", "--seed", "3", "--bots"]
 RIGHT = b"\x1b[C"
 
 
@@ -49,20 +50,20 @@ def drain(fd: int, quiet: float) -> None:
             return
 
 
-def press_times(speed: str, presses: int) -> list[float]:
+def press_times(speed: str, bots: str, presses: int) -> list[float]:
     home = tempfile.mkdtemp()
     Path(home, "preferences.json").write_text(json.dumps({"bot_speed": speed}))
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.update(TERM="xterm-256color", DOMINOES_HOME=home, PYTHONPATH=str(ROOT))
         os.environ.pop("COLORTERM", None)
-        os.execv(sys.executable, [sys.executable, "-c", CODE, *ARGS])
+        os.execv(sys.executable, [sys.executable, "-c", CODE, *ARGS, bots])
     times = []
     try:
         read_until(fd, b"your turn", 30)
         drain(fd, 0.3)
-        if speed != "instant":
-            os.write(fd, b"\r")  # play: the bots start thinking, slowly
+        if speed != "instant" or bots != "easy":
+            os.write(fd, b"\r")  # play: the bots start thinking (slowly, or searching)
             read_until(fd, b"thinking", 10)
             drain(fd, 0.05)
         for _ in range(presses):
@@ -83,11 +84,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=30)
     args = parser.parse_args()
-    for label, speed in (("human's turn", "instant"), ("while a bot thinks", "slow")):
-        times = sorted(press_times(speed, args.presses))
+    situations = (
+        ("human's turn", "instant", "easy"),
+        ("while a bot thinks", "slow", "easy"),
+        ("while hard bots search", "instant", "hard"),
+    )
+    for label, speed, bots in situations:
+        times = sorted(press_times(speed, bots, args.presses))
         p90 = times[int(len(times) * 0.9) - 1]
         print(
-            f"{label:<20} median {statistics.median(times) * 1000:5.1f} ms   p90 {p90 * 1000:5.1f} ms"
+            f"{label:<24} median {statistics.median(times) * 1000:5.1f} ms   p90 {p90 * 1000:5.1f} ms"
             f"   ({len(times)} presses)"
         )
 

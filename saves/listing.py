@@ -63,3 +63,11 @@ def format_entry(entry: Entry) -> list[str]:
     if entry.loaded.notice:
         lines.append(f"    note: {entry.loaded.notice}")
     return lines
+
+
+def latest_unfinished(found: list[Entry]) -> Entry | None:
+    """The most recently played match that is not over (what `dominoes --resume` opens), if any."""
+    for entry in found:
+        if entry.loaded is not None and not entry.loaded.record.match.state.over:
+            return entry
+    return None

@@ -13,10 +13,12 @@ from core import GAME_NAMES, Match
 from tui.commands import ScreenActions
 from tui.preferences import Preferences, load_preferences, save_preferences
 from tui.screens.title import TitleScreen
+from tui.settings import MatchSettings
 
 if TYPE_CHECKING:
+    from saves import Autosave, Loaded, SaveStore
+    from tui.bot_process import BotProcess
     from tui.screens.table import TableScreen
-from tui.settings import MatchSettings
 
 STYLES = Path(__file__).resolve().parent / "styles"
 THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANSI ones suit 16 colours
@@ -39,15 +41,22 @@ class DominoesApp(App[None]):
         start: MatchSettings | None = None,
         preferences: Preferences | None = None,
         match: Match | None = None,
+        saved: Loaded | None = None,
     ) -> None:
-        """`start`: begin a new match at once; `match`: open this match where it stands (resume)."""
+        """`start`: begin a new match at once; `match`: open this match where it stands (saved as a
+        new match); `saved`: go on with a loaded save (`dominoes --resume`)."""
         super().__init__()
         self.preferences = preferences if preferences is not None else load_preferences()
         self.start_settings = start
         self.start_match_object = match
+        self.start_saved = saved
         self.settings: MatchSettings | None = None
         self.match: Match | None = None
         self.last_game = GAME_NAMES[0]
+        self._store: SaveStore | None = None
+        self.autosave: Autosave | None = None
+        self._save_failed = False  # say once that saving fails, not after every move
+        self._bot_process: BotProcess | None = None
 
     def get_default_screen(self) -> TitleScreen:
         return TitleScreen()
@@ -60,6 +69,12 @@ class DominoesApp(App[None]):
             self.start_match(self.start_settings)
         elif self.start_match_object is not None:
             self.open_match(self.start_match_object)
+        elif self.start_saved is not None:
+            self.resume(self.start_saved)
+
+    def on_unmount(self) -> None:
+        if self._bot_process is not None:
+            self._bot_process.close()
 
     # -- preferences -----------------------------------------------------------------------------
     def set_preferences(self, **changes: Any) -> None:
@@ -81,10 +96,14 @@ class DominoesApp(App[None]):
         self._remember_seats(settings)
         self.open_match(settings.new_match(), settings)
 
-    def open_match(self, match: Match, settings: MatchSettings | None = None) -> None:
-        """Open the table for `match` where it stands (new, or resumed from a save)."""
+    def open_match(self, match: Match, settings: MatchSettings | None = None, autosave: Autosave | None = None) -> None:
+        """Open the table for `match` where it stands: a new match gets a new save file, a resumed
+        one (`autosave` given) goes on in its own."""
+        from saves import Autosave
         from tui.screens.table import TableScreen
 
+        self.autosave = autosave if autosave is not None else Autosave(self.store, match)
+        self._save_failed = False
         self.settings = settings or MatchSettings(match.game_name, match.seats, dict(match.options), match.seed)
         self.last_game = match.game_name
         self.match = match
@@ -100,9 +119,74 @@ class DominoesApp(App[None]):
             kinds[index] = "human" if not seat.is_bot else f"bot:{seat.level}"
         self.set_preferences(names=tuple(names), seats=tuple(kinds))
 
+    # -- saves -----------------------------------------------------------------------------------
+    @property
+    def store(self) -> SaveStore:
+        """The save directory ($DOMINOES_HOME/saves, or the user data directory's); opened on first use."""
+        if self._store is None:
+            from saves import SaveStore
+
+            self._store = SaveStore()
+        return self._store
+
     def on_table_screen_match_changed(self, message: TableScreen.MatchChanged) -> None:
-        """After every event: the match will be autosaved here once saves exist."""
+        """After every event and every undo or redo: save, so quitting at any moment loses nothing."""
+        from saves import SaveError
+
+        if self.autosave is None or message.match is not self.autosave.match:
+            return  # a late message from a table already left: never write one match into another's file
         self.match = message.match
+        try:
+            self.autosave(message.match)
+        except SaveError as error:
+            if not self._save_failed:
+                self._save_failed = True
+                self.notify(f"The match is not being saved: {error}", severity="error", timeout=8)
+        else:
+            self._save_failed = False
+
+    def resume(self, loaded: Loaded) -> None:
+        """Go on with a loaded match, saving to its own file; say so if its backup had to be used."""
+        from saves import Autosave
+
+        self.open_match(loaded.record.match, autosave=Autosave.resume(self.store, loaded))
+        if loaded.notice:
+            self.notify(loaded.notice[0].upper() + loaded.notice[1:] + ".", severity="warning", timeout=10)
+
+    def save_copy(self) -> str | None:
+        """Save the match in play as a new match (a new id); play goes on in the original. The new
+        id, or None (with a notice) if it could not be written."""
+        from saves import Autosave, SaveError
+
+        if self.match is None:
+            return None
+        created = self.autosave.created if self.autosave is not None else None
+        copy = Autosave(self.store, self.match, created=created)
+        try:
+            copy()
+        except SaveError as error:
+            self.notify(f"The copy could not be saved: {error}", severity="error", timeout=8)
+            return None
+        return copy.match_id
+
+    def show_load(self) -> None:
+        from tui.screens.load import LoadScreen
+
+        self.push_screen(LoadScreen(self.store), self._after_load)
+
+    def _after_load(self, loaded: Loaded | None) -> None:
+        if loaded is not None:
+            self.resume(loaded)
+
+    # -- bots --------------------------------------------------------------------------------------
+    @property
+    def bot_process(self) -> BotProcess:
+        """The process searching bots think in; started with the first decision, closed on exit."""
+        if self._bot_process is None:
+            from tui.bot_process import BotProcess
+
+            self._bot_process = BotProcess()
+        return self._bot_process
 
     def show_game_over(self, match: Match) -> None:
         from tui.screens.game_over import GameOverScreen
@@ -119,7 +203,8 @@ class DominoesApp(App[None]):
             self.push_screen(NewMatchScreen(self.last_game))
 
     def leave_match(self) -> None:
-        """Back to the title screen (saves will keep the match to resume)."""
+        """Back to the title screen; the match is saved, to resume later."""
         self.match = None
+        self.autosave = None
         while len(self.screen_stack) > 1:  # back to the title screen, at the bottom
             self.pop_screen()

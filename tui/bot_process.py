@@ -8,6 +8,7 @@ the process; the next decision starts a fresh one.
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import threading
@@ -27,6 +28,7 @@ class BotProcess:
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
         self._next_id = 0
+        self._cancelled_up_to = 0  # requests numbered up to this one were cancelled, sent or not
 
     def _ensure(self) -> subprocess.Popen[bytes]:
         if self._process is None or self._process.poll() is not None:
@@ -40,21 +42,33 @@ class BotProcess:
 
     def decide(self, match: Match, seat: int, level: str, budget: float | None, rng_seed: int) -> Move:
         """The move the bot of `level` makes for `seat` at the match's cursor."""
+        return self.ask(self.request(match, seat, level, budget, rng_seed))
+
+    def request(self, match: Match, seat: int, level: str, budget: float | None, rng_seed: int) -> dict[str, Any]:
+        """A decision as plain data: build it where the match lives (the interface's thread), since
+        the match may change (undo) while `ask` waits in another thread."""
         with self._lock:
-            process = self._ensure()
             self._next_id += 1
-            request: dict[str, Any] = {
-                "id": self._next_id,
-                "game": match.game_name,
-                "players": match.players,
-                "options": dict(match.options),
-                "seed": match.seed,
-                "events": [event.to_data() for event in match.events[: match.cursor]],
-                "seat": seat,
-                "level": level,
-                "budget": budget,
-                "rng": rng_seed,
-            }
+            number = self._next_id
+        return {
+            "id": number,
+            "game": match.game_name,
+            "players": match.players,
+            "options": dict(match.options),
+            "seed": match.seed,
+            "events": [event.to_data() for event in match.events[: match.cursor]],
+            "seat": seat,
+            "level": level,
+            "budget": budget,
+            "rng": rng_seed,
+        }
+
+    def ask(self, request: dict[str, Any]) -> Move:
+        """Send `request` and wait for the answer (blocking: call it from a thread)."""
+        with self._lock:
+            if request["id"] <= self._cancelled_up_to:  # cancelled before its thread got here
+                raise BotError("the decision was cancelled")
+            process = self._ensure()
         try:
             write_frame(process.stdin, request)  # type: ignore[arg-type]
             answer = read_frame(process.stdout)  # type: ignore[arg-type]
@@ -67,7 +81,9 @@ class BotProcess:
         return Move.from_data(answer["move"])
 
     def cancel(self) -> None:
-        """Stop a decision in progress (the waiting `decide` raises BotError)."""
+        """Stop a decision in progress, or about to be sent (the waiting `ask` raises BotError)."""
+        with self._lock:
+            self._cancelled_up_to = self._next_id
         process = self._process
         if process is not None and process.poll() is None:
             process.kill()
@@ -84,3 +100,10 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def decision_seed(match: Match, seat: int) -> int:
+    """The seed of a bot's decision: fixed by the match seed, the seat and the cursor, so a decision
+    undone and redone (or made again after resuming a save) comes out the same."""
+    digest = hashlib.sha256(f"{match.seed}:bot:{seat}:{match.cursor}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")

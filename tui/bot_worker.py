@@ -10,6 +10,8 @@ its bot sees only the seat's view.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
 import struct
 import sys
@@ -80,7 +82,12 @@ def decide(mirror: MatchMirror, request: dict[str, Any]) -> dict[str, Any]:
         return {"id": request.get("id"), "error": str(error)}
 
 
+NICENESS = 10  # below the interface: on a busy machine a key press is served before a search
+
+
 def main() -> int:
+    with contextlib.suppress(AttributeError, OSError):  # os.nice is POSIX only
+        os.nice(NICENESS)
     mirror = MatchMirror()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:

@@ -34,6 +34,13 @@ class ArgumentParser(argparse.ArgumentParser):
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description="Chicken Foot, Doubles and Three-player Moon in the terminal.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="MATCH",
+        help="go on with a saved match (an id or the start of one; default: the latest unfinished match)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_saves_parser(commands)
 
@@ -255,10 +262,29 @@ def new_match_settings(args: argparse.Namespace) -> Any:
         raise UsageError(f"{PROG} new: {error}") from None
 
 
-def run_app(args: argparse.Namespace, start: Any = None) -> int:
+def resume_save(text: str) -> Any:
+    """The save `--resume` names (the latest unfinished match for ""), loaded before Textual starts.
+    UsageError for an id that names no match; SaveError for a match that cannot be loaded."""
+    from saves.listing import entries, latest_unfinished
+    from saves.store import SaveStore
+
+    store = SaveStore()
+    if not text:
+        entry = latest_unfinished(entries(store))
+        if entry is None:
+            raise SaveError(f"there is no unfinished match to resume in {store.directory}")
+        return entry.loaded
+    try:
+        match_id = store.resolve(text)
+    except ValueError as error:
+        raise UsageError(f"{PROG} --resume: {error}") from None
+    return store.load(match_id)
+
+
+def run_app(args: argparse.Namespace, start: Any = None, saved: Any = None) -> int:
     from tui.app import DominoesApp  # Textual is imported only when the interface starts
 
-    DominoesApp(start=start).run()
+    DominoesApp(start=start, saved=saved).run()
     return 0
 
 
@@ -270,6 +296,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print(f"{PROG} {__version__}")
             return 0
+        if args.resume is not None:
+            if args.command is not None:
+                raise UsageError(f"{PROG}: --resume opens the interface and takes no command ({args.command})")
+            try:
+                saved = resume_save(args.resume)
+            except SaveError as error:
+                print(f"{PROG} --resume: {error}", file=sys.stderr)
+                return 1
+            return run_app(args, saved=saved)
         if args.command == "saves":
             try:
                 return run_saves(args)

@@ -8,6 +8,8 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from core import Match
+    from saves import Loaded, SaveStore
+    from tui.bot_process import BotProcess
     from tui.preferences import Preferences
     from tui.settings import MatchSettings
 
@@ -23,6 +25,18 @@ class Host(Protocol):
     def show_game_over(self, match: Match) -> None: ...
 
     def leave_match(self) -> None: ...
+
+    @property
+    def store(self) -> SaveStore: ...
+
+    @property
+    def bot_process(self) -> BotProcess: ...
+
+    def resume(self, loaded: Loaded) -> None: ...
+
+    def save_copy(self) -> str | None: ...
+
+    def show_load(self) -> None: ...
 
 
 def host(node: DOMNode) -> Host:

@@ -1,4 +1,5 @@
-"""The hint in Doubles and Moon: the easy bot's move, with a reason that names what it rests on."""
+"""The hint in Doubles and Moon: when the suggested move is the easy player's too, its reason names the
+rule of thumb and the rule it rests on (forced moves always do)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,10 @@ def decisions(name: str, players: int, options: dict, seed: int):
 def test_doubles_hint_is_the_easy_move_with_its_rule(seed):
     openings = 0
     for view, legal in decisions("doubles", 3, {"target": 40}, seed):
-        move, reason = hint(view, legal)
-        assert move in legal and move == EASY.choose(view, legal, random.Random(0))
+        move, reason = hint(view, legal, worlds=2)
+        assert move in legal
+        if move != EASY.choose(view, legal, random.Random(0)):
+            continue  # the medium player's own choice, told in general words (see test_hint.py)
         if type(move) is Play and move.target is None:
             openings += 1
             assert reason == f"Open the round with the {move.tile}: the highest double always starts it (DB-3)."
@@ -51,8 +54,10 @@ def test_doubles_hint_is_the_easy_move_with_its_rule(seed):
 def test_moon_hint_is_the_easy_move_with_its_count(seed):
     kinds = set()
     for view, legal in decisions("moon", 3, {"target": 10}, seed):
-        move, reason = hint(view, legal)
-        assert move in legal and move == EASY.choose(view, legal, random.Random(0))
+        move, reason = hint(view, legal, worlds=2)
+        assert move in legal
+        if move != EASY.choose(view, legal, random.Random(0)):
+            continue  # the medium player's own choice, told in general words (see test_hint.py)
         kinds.add(type(move))
         if type(move) is Bid:
             word = "Pass" if move.amount == 0 else f"Bid {move.amount}"

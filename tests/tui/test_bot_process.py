@@ -64,3 +64,14 @@ def test_a_request_for_the_wrong_seat_is_an_error(bots):
         bots.decide(match, (match.state.to_move + 1) % 3, "easy", None, 1)
     with pytest.raises(BotError, match="unknown bot level"):
         bots.decide(match, match.state.to_move, "genius", None, 1)
+
+
+def test_a_decision_cancelled_before_it_is_sent_is_never_searched(bots):
+    match = started_match()
+    request = bots.request(match, match.state.to_move, "hard", 30.0, 1)
+    bots.cancel()
+    started = time.perf_counter()
+    with pytest.raises(BotError, match="cancelled"):
+        bots.ask(request)
+    assert time.perf_counter() - started < 1 and bots._process is None  # no process was started for it
+    assert bots.decide(match, match.state.to_move, "easy", None, 1) in match.legal_moves()  # later ones go on

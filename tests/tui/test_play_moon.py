@@ -210,7 +210,7 @@ async def test_the_hint_marks_the_discard_and_the_tile_to_play():
                 hand = table(app).query_one(HandView)
                 notice = str(table(app).query_one("#notice").render())
                 assert hand.hint is not None and hand.selected is hand.hint and hand.hint in hand.legal
-                words = "Hint: Lay aside the" if phase == "discard" else ("Hint: Play the", "Hint: Lead the")
+                words = "Hint: Lay aside" if phase == "discard" else ("Hint: Play", "Hint: Lead")
                 assert notice.startswith(words) and str(hand.hint) in notice
                 hinted.add(phase)
                 await pilot.press("enter")  # the hinted tile is under the cursor: Enter takes the hint

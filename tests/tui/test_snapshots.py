@@ -54,7 +54,13 @@ def test_table_120x40(snap_compare):
 
 
 def test_hint(snap_compare):
-    assert snap_compare(quick_app(quick_settings(seed=7)), run_before=at_human_turn, press=["h"])
+    async def hint_shown(pilot):
+        await at_human_turn(pilot)
+        await pilot.press("h")
+        notice = pilot.app.screen.query_one("#notice")
+        await wait_until(pilot, lambda: not str(notice.render()).endswith("thinking…"))
+
+    assert snap_compare(quick_app(quick_settings(seed=7)), run_before=hint_shown)
 
 
 def test_illegal_move_notice(snap_compare):
@@ -99,3 +105,18 @@ def test_hot_seat_pass_screen(snap_compare):
             await wait_until(pilot, lambda: isinstance(pilot.app.screen, PassScreen) or human_turn(pilot.app))
 
     assert snap_compare(quick_app(settings), run_before=to_pass_screen)
+
+
+def test_load_screen(snap_compare, monkeypatch):
+    import time
+
+    from tests.tui.test_saving import damaged_store
+
+    monkeypatch.setenv("TZ", "UTC")  # "last played" is shown in local time
+    time.tzset()
+    damaged_store()
+    try:
+        assert snap_compare(title_app(), press=["l"])
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -8,6 +8,7 @@ through `Match.apply`, and redraws. After every event (a move, a deal, an undo o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from core.bots import get_bot
 from core.bots.hint import hint
 from core.moves import DRAW, PASS, Discard, Draw, Move, Pass, Play
 from core.tiles import Tile
+from tui.bot_process import BotError, decision_seed
 from tui.host import host
 from tui.preferences import BOT_SPEEDS, SPEED_DELAYS
 from tui.presentation import (
@@ -51,7 +53,12 @@ from tui.widgets.trick_view import TrickView
 
 DIALOG_PHASES = {"bidding": "bid", "trump": "name trump"}  # Moon's decisions made in a dialog
 
-BOT_BUDGET = 1.0  # seconds a searching bot may think (the levels that exist now answer at once)
+BOT_BUDGET: float | None = None  # each level's own budget: medium 0.2 s, hard 1 s
+# Levels that answer at once (easy: 0.06 ms a decision, measured) think in a thread of the
+# interface's process: the bot process would add 0.25 ms a decision and some 0.2 s to start, which
+# only slows instant-speed play and the tests, and gives the same moves. Every other level (medium,
+# hard, any new one) searches in the bot process, so it can never starve the interface.
+IN_PROCESS_LEVELS = frozenset({"random", "easy"})
 LOG_LINES = 300
 
 
@@ -64,6 +71,7 @@ class TableScreen(Screen[None]):
         Binding("u", "undo", "Undo", id="table.undo"),
         Binding("r", "redo", "Redo", id="table.redo"),
         Binding("s", "speed", "Speed", id="table.speed"),
+        Binding("w", "save_copy", "Save a copy", show=False, id="table.save_copy"),
         Binding("question_mark", "rules", "Rules", key_display="?", id="table.rules"),
         Binding("escape", "focus_hand", "Hand", show=False, id="table.hand"),
         Binding("q", "leave", "Leave", id="table.leave"),
@@ -81,6 +89,7 @@ class TableScreen(Screen[None]):
         self.viewer = match.humans[0] if match.humans else 0  # the seat whose hand is shown
         self.thinking: int | None = None  # the bot seat that is choosing a move
         self.generation = 0  # bumped on undo/redo so a late bot answer is dropped
+        self.asking_process: int | None = None  # the generation whose decision the bot process searches
         self.waiting = False  # a round-over or pass screen is up
         self._described: dict[tuple[int, Move], str] = {}
         self._keys_state: tuple[bool, ...] = ()
@@ -232,20 +241,39 @@ class TableScreen(Screen[None]):
     @work(exclusive=True, group="bot")
     async def run_bot(self, generation: int, seat: int) -> None:
         match = self.match
-        level = match.seats[seat].level
-        view = match.view(seat)
-        legal = match.legal_moves()
-        rng = random.Random(f"{match.seed}:bot:{match.cursor}")
+        level = match.seats[seat].level or "easy"
+        cursor = match.cursor
+        seed = decision_seed(match, seat)  # the same decision again after undo and redo
         started = time.monotonic()
-        # A thread keeps the interface answering keys while a bot thinks.
-        move = await asyncio.to_thread(get_bot(level).choose, view, legal, rng, BOT_BUDGET)  # type: ignore[arg-type]
+        move: Move | None = None
+        if level not in IN_PROCESS_LEVELS:
+            process = host(self).bot_process
+            request = process.request(match, seat, level, BOT_BUDGET, seed)
+            self.asking_process = generation
+            try:
+                move = await asyncio.to_thread(process.ask, request)
+            except BotError as error:
+                if generation != self.generation:
+                    return  # cancelled by undo or redo
+                self.notify(f"The bot process failed ({error}); the bot thinks here instead.", severity="warning")
+            finally:
+                if self.asking_process == generation:
+                    self.asking_process = None
+        if move is None:
+            if generation != self.generation or match.cursor != cursor:
+                return
+            view = match.view(seat)
+            legal = match.legal_moves()
+            bot = get_bot(level)
+            # A thread keeps the interface answering keys while a quick bot thinks.
+            move = await asyncio.to_thread(bot.choose, view, legal, random.Random(seed), BOT_BUDGET)  # type: ignore[arg-type]
         delay = SPEED_DELAYS[host(self).preferences.bot_speed] - (time.monotonic() - started)
         if delay > 0:
             await asyncio.sleep(delay)
         if (
             generation != self.generation
             or not self.in_play()
-            or self.match.cursor != match.cursor
+            or self.match.cursor != cursor
             or self.state.to_move != seat
         ):
             return  # undone, redone or left while the bot was thinking
@@ -262,6 +290,9 @@ class TableScreen(Screen[None]):
     def stop_bot(self) -> None:
         self.generation += 1
         self.workers.cancel_group(self, "bot")
+        if self.asking_process is not None:
+            host(self).bot_process.cancel()  # stop the search; the next decision starts afresh
+            self.asking_process = None
         self.thinking = None
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -405,7 +436,19 @@ class TableScreen(Screen[None]):
     def action_hint(self) -> None:
         if not self.human_to_move():
             return
-        move, reason = hint(self.match.view(self.state.to_move), self.match.legal_moves())
+        self.set_notice("Hint: thinking…", "hint")
+        self.find_hint(self.match.cursor, self.match.view(self.state.to_move), self.match.legal_moves())
+
+    @work(thread=True, exclusive=True, group="hint")
+    def find_hint(self, cursor: int, view: Any, legal: tuple[Move, ...]) -> None:
+        """The hint samples deals for a fraction of a second: a thread keeps the keys answering."""
+        move, reason = hint(view, legal)
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self.show_hint, cursor, move, reason)
+
+    def show_hint(self, cursor: int, move: Move, reason: str) -> None:
+        if cursor != self.match.cursor or not self.in_play() or not self.human_to_move():
+            return  # the position changed while the hint was found
         hand = self.query_one(HandView)
         if type(move) in (Play, Discard):
             hand.mark_hint(move.tile)  # type: ignore[attr-defined]
@@ -444,6 +487,11 @@ class TableScreen(Screen[None]):
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.match.game_name))
+
+    def action_save_copy(self) -> None:
+        match_id = host(self).save_copy()
+        if match_id is not None:
+            self.notify(f"Saved a copy as match {match_id}; play goes on here.", timeout=4)
 
     def action_focus_hand(self) -> None:
         self.query_one(HandView).focus()

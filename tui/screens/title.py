@@ -1,7 +1,10 @@
-"""The title screen: new match, rules, quit (resuming a saved match joins them with saves)."""
+"""The title screen: resume the latest unfinished match, new match, load, rules, quit."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -12,15 +15,25 @@ from textual.widgets.option_list import Option
 from core import GAME_NAMES, get_game
 from tui.host import host
 
+if TYPE_CHECKING:
+    from saves import Loaded
+
 BANNER = "[b]D O M I N O E S[/b]"
 
 
 class TitleScreen(Screen[None]):
     BINDINGS = [
+        Binding("c", "resume", "Resume", id="title.resume"),
         Binding("n", "new_match", "New match", id="title.new"),
+        Binding("l", "load", "Load", id="title.load"),
         Binding("question_mark", "rules", "Rules", key_display="?", id="title.rules"),
         Binding("q", "app.quit", "Quit", id="title.quit"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latest: Loaded | None = None  # the latest unfinished match, offered to resume
+        self.looks = 0  # how many times the saves were read for it
 
     def compose(self) -> ComposeResult:
         games = " · ".join(get_game(name).title for name in GAME_NAMES)
@@ -30,21 +43,73 @@ class TitleScreen(Screen[None]):
             yield Static(games, id="games")
             yield OptionList(
                 Option("New match", id="new"),
+                Option("Load a match", id="load"),
                 Option("Rules", id="rules"),
                 Option("Quit", id="quit"),
                 id="title-menu",
             )
         yield Footer()
 
+    def on_screen_resume(self) -> None:
+        self.call_after_refresh(self.find_latest)  # after the first frame: reading saves takes a while
+
+    @work(thread=True, exclusive=True, group="latest")
+    def find_latest(self) -> None:
+        """Read the saves after the first frame (loading replays every match), then offer the latest."""
+        from saves import SaveError
+        from saves.listing import entries, latest_unfinished
+
+        try:
+            entry = latest_unfinished(entries(host(self).store))
+        except SaveError:  # an unreadable save directory: there is simply nothing to offer
+            entry = None
+        self.app.call_from_thread(self.offer, entry.loaded if entry is not None else None)
+
+    def offer(self, loaded: Loaded | None) -> None:
+        from saves.summary import round_text
+
+        self.latest = loaded
+        self.looks += 1
+        menu = self.query_one("#title-menu", OptionList)
+        options = [option for option in menu.options if option.id != "resume"]
+        changed = loaded is not None or len(options) != menu.option_count
+        if loaded is not None:
+            match = loaded.record.match
+            # The offer goes first and is highlighted: Enter resumes.
+            options.insert(0, Option(f"Resume: {match.game.title}, {round_text(match)}", id="resume"))
+        if changed:
+            menu.clear_options()
+            menu.add_options(options)
+            menu.highlighted = 0
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":
+            return self.latest is not None
+        return True
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        actions = {"new": self.action_new_match, "rules": self.action_rules, "quit": self.app.exit}
+        actions = {
+            "resume": self.action_resume,
+            "new": self.action_new_match,
+            "load": self.action_load,
+            "rules": self.action_rules,
+            "quit": self.app.exit,
+        }
         actions[event.option.id or "quit"]()
+
+    def action_resume(self) -> None:
+        if self.latest is not None:
+            host(self).resume(self.latest)
 
     def action_new_match(self) -> None:
         from tui.screens.new_match import NewMatchScreen  # imported on first use: a faster start
 
         self.app.push_screen(NewMatchScreen())
+
+    def action_load(self) -> None:
+        host(self).show_load()
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
