@@ -478,7 +478,7 @@ class ChickenFoot(Game):
         if type(move) is Deal:
             double = starting_double(state.info.round + 1)
             who = seat_name(names, move.first)  # type: ignore[arg-type]
-            return f"Round {state.info.round + 1}: {who} found the {double} and plays first"
+            return f"Round {state.info.round + 1}: {who} found the {double}, to play first"
         who = seat_name(names, state.to_move)  # type: ignore[arg-type]
         if type(move) is Play:
             return f"{who} played {move.tile} on {self.line_name(state.board, move.target)}"  # type: ignore[arg-type]

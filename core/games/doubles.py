@@ -513,7 +513,7 @@ class Doubles(Game):
                 holder = next((seat for seat, held in enumerate(masks) if held & TILE_BIT[double]), None)
                 if holder is not None:
                     who = seat_name(names, holder)
-                    return f"Round {round_number}: {who} holds the highest double, the {double}, and opens with it"
+                    return f"Round {round_number}: {who} to open with the {double}, the highest double"
             return f"Round {round_number}: nobody holds a double, so the tiles are shuffled and dealt again"
         who = seat_name(names, state.to_move)  # type: ignore[arg-type]
         if type(move) is Play:

@@ -530,8 +530,8 @@ class Moon(Game):
         if type(move) is Deal:
             first = _name(names, move.first)  # type: ignore[arg-type]
             if state.info.redeal:
-                return f"Everyone passed: the tiles are dealt again; {first} bids first"
-            return f"Hand {state.info.round + 1}: {first} bids first"
+                return f"Everyone passed: the tiles are dealt again; {first} to bid first"
+            return f"Hand {state.info.round + 1}: {first} to bid first"
         who = _name(names, state.to_move)  # type: ignore[arg-type]
         if type(move) is Bid:
             if move.amount == 0:

@@ -516,7 +516,7 @@ def test_describe_moves_in_plain_words():
     names = ("Ana", "Bo")
     assert (
         DB.describe_move(DB.new_game(2, {}, 0), Deal(state.hands, state.stock), names)
-        == "Round 1: Ana holds the highest double, the 6-6, and opens with it"
+        == "Round 1: Ana to open with the 6-6, the highest double"
     )
     assert DB.describe_move(state, Play(tile("6-6"), None), names) == "Ana opened the round with the 6-6 in the centre"
     state = DB.apply(state, Play(tile("6-6"), None))

@@ -506,7 +506,8 @@ def test_mn20_a_redeal_is_not_a_hand():
 def test_moves_in_plain_words():
     names = ("Ana", "Bo", "Cy")
     state = dealt(first=1)
-    assert MN.describe_move(MN.new_game(3, {}, 0), Deal(state.hands, state.stock, 1), names) == "Hand 1: Bo bids first"
+    deal = Deal(state.hands, state.stock, 1)
+    assert MN.describe_move(MN.new_game(3, {}, 0), deal, names) == "Hand 1: Bo to bid first"
     assert MN.describe_move(state, Bid(0), names) == "Bo passed"
     assert MN.describe_move(state, Bid(5), names) == "Bo bid 5"
     assert MN.describe_move(state, Bid(21), names) == "Bo bid 21, for all seven tricks"
