@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.bots import get_bot
-from core.match import Match, Seat
+from core.match import Match
 from core.moves import Deal
+from core.seats import Seat
 
 
 @dataclass(frozen=True)

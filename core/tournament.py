@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.bots import get_bot
-from core.match import Match, Seat
+from core.match import Match
+from core.seats import Seat
 from core.simulation import match_seed, seat_rng
 
 

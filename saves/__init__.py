@@ -13,10 +13,28 @@ fields), replay (events through the rules), codec (all of a load, in order), sto
 atomic writes, the backup), autosave, ids, listing and describe (the `dominoes saves` commands).
 """
 
-from saves.autosave import Autosave
-from saves.codec import decode, encode
-from saves.errors import SaveError
-from saves.record import SavedMatch
-from saves.store import Loaded, SaveStore, default_save_dir
+from __future__ import annotations
 
-__all__ = ["Autosave", "Loaded", "SaveError", "SaveStore", "SavedMatch", "decode", "default_save_dir", "encode"]
+from importlib import import_module
+from typing import Any
+
+# Each name is imported from its module on first use, so `from saves.errors import SaveError` (or
+# naming the package at all) does not load the whole save machinery at start-up.
+_WHERE = {
+    "Autosave": "saves.autosave",
+    "decode": "saves.codec",
+    "encode": "saves.codec",
+    "SaveError": "saves.errors",
+    "SavedMatch": "saves.record",
+    "Loaded": "saves.store",
+    "SaveStore": "saves.store",
+    "default_save_dir": "saves.store",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'saves' has no attribute {name!r}")
+    return getattr(import_module(module), name)

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.bots import BOT_LEVELS
-from core.match import SEAT_KINDS, Seat
 from core.registry import GAME_NAMES
+from core.seats import SEAT_KINDS, Seat
 from saves.errors import SaveError
 from saves.ids import ID_RULE, is_match_id
 from saves.record import SavedMatch

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import App
 from textual.binding import Binding
 
-from core import GAME_NAMES, Match
+from core import GAME_NAMES
 from tui.commands import ScreenActions
 from tui.preferences import Preferences, load_preferences, save_preferences
 from tui.screens.title import TitleScreen
 from tui.settings import MatchSettings
 
 if TYPE_CHECKING:
+    from core import Match
     from saves import Autosave, Loaded, SaveStore
     from tui.bot_process import BotProcess
     from tui.screens.table import TableScreen

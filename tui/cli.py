@@ -15,9 +15,11 @@ from typing import Any, NoReturn
 
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS, get_bot
-from core.simulation import match_seed, new_summary, simulate_match
 from saves.errors import SaveError
 from tui.saves_commands import add_saves_parser, open_save_dir, run_saves, save_simulated
+
+# What a command needs beyond this is imported when the command runs: `dominoes` alone must show
+# its first frame fast (bench/startup.py).
 
 PROG = "dominoes"
 
@@ -107,6 +109,8 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from core.simulation import match_seed, new_summary, simulate_match
+
     try:
         game = get_game(args.game)
         players = game.min_players if args.players is None else game.check_players(args.players)

@@ -10,15 +10,11 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core.match import Match
-from saves.describe import describe_match
-from saves.errors import SaveError
-from saves.ids import simulated_match_id
-from saves.listing import format_listing
-from saves.record import SavedMatch
-from saves.store import SaveStore
+if TYPE_CHECKING:  # the save machinery is imported when a command runs, not at start-up
+    from core.match import Match
+    from saves.store import SaveStore
 
 PROG = "dominoes"
 
@@ -44,6 +40,11 @@ def add_saves_parser(commands: Any) -> None:
 
 
 def run_saves(args: argparse.Namespace) -> int:
+    from saves.describe import describe_match
+    from saves.errors import SaveError
+    from saves.listing import format_listing
+    from saves.store import SaveStore
+
     store = SaveStore(Path(args.dir).expanduser() if args.dir is not None else None)
     command = f"{PROG} saves"
     try:
@@ -68,6 +69,8 @@ def run_saves(args: argparse.Namespace) -> int:
 
 
 def open_save_dir(directory: str) -> SaveStore:
+    from saves.store import SaveStore
+
     """The store for `simulate --save-dir`, its directory created; ValueError if it cannot be."""
     path = Path(directory).expanduser()
     try:
@@ -79,5 +82,8 @@ def open_save_dir(directory: str) -> SaveStore:
 
 def save_simulated(store: SaveStore, match: Match) -> None:
     """Write a simulated match, named for its seed; SaveError if it cannot be."""
+    from saves.ids import simulated_match_id
+    from saves.record import SavedMatch
+
     now = int(time.time())
     store.save(SavedMatch(simulated_match_id(match.seed), match, now, now))

@@ -10,10 +10,14 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from core import Match, Seat, get_game
+from core import get_game
 from core.bots import BOT_LEVELS
+from core.seats import Seat
+
+if TYPE_CHECKING:
+    from core.match import Match
 
 MAX_NAME = 20
 
@@ -30,6 +34,8 @@ class MatchSettings:
         return len(self.seats)
 
     def new_match(self) -> Match:
+        from core.match import Match  # the engine loads when the first match starts, not at start-up
+
         """A fresh match; with no seed, one is chosen (and shown at the end, to replay the deals)."""
         seed = self.seed if self.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
         return Match(self.game, self.players, self.options, self.seats, seed)

@@ -1,20 +1,29 @@
 """Computer players. A bot is `choose(view, legal, rng, budget) -> Move`, and sees only a `View`.
 
-Levels: `random` (uniform over legal moves, for tests and soak runs), `easy` (rules of thumb) and
+Levels: `random` (uniform over legal moves, for tests and soak runs), `easy` (rules of thumb),
 `medium` (flat Monte Carlo over worlds consistent with the bot's view) and `hard` (Information-Set
-Monte Carlo Tree Search).
+Monte Carlo Tree Search; in Moon, simulation and an exact search of the last tricks).
+
+A level's code is imported the first time it is asked for, so naming the levels (the command line,
+the new-match screen) costs nothing at start-up.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
 
-from core.bots.easy import EasyBot
-from core.bots.hard import HardBot
-from core.bots.medium import MediumBot
-from core.bots.random_bot import RandomBot
-from core.moves import Move
+if TYPE_CHECKING:
+    from core.moves import Move
+
+_CLASSES = {
+    "random": ("core.bots.random_bot", "RandomBot"),
+    "easy": ("core.bots.easy", "EasyBot"),
+    "medium": ("core.bots.medium", "MediumBot"),
+    "hard": ("core.bots.hard", "HardBot"),
+}
+BOT_LEVELS: tuple[str, ...] = tuple(_CLASSES)
 
 
 class Bot(Protocol):
@@ -25,16 +34,13 @@ class Bot(Protocol):
         ...
 
 
-_BOTS: dict[str, Bot] = {bot.level: bot for bot in (RandomBot(), EasyBot(), MediumBot(), HardBot())}
-BOT_LEVELS: tuple[str, ...] = tuple(_BOTS)
-
-
 def get_bot(level: str) -> Bot:
-    """The bot of `level` (one of BOT_LEVELS); ValueError for any other name."""
-    bot = _BOTS.get(level)
-    if bot is None:
+    """A bot of `level` (one of BOT_LEVELS); ValueError for any other name."""
+    where = _CLASSES.get(level) if isinstance(level, str) else None
+    if where is None:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(BOT_LEVELS)})")
-    return bot
+    module, name = where
+    return getattr(import_module(module), name)()
 
 
 __all__ = ["BOT_LEVELS", "Bot", "get_bot"]

@@ -99,3 +99,9 @@ def limited(bot):
 
 def test_tile_is_exported():
     assert Tile(1, 2).pips == 3
+
+
+def test_the_registry_titles_match_the_games():
+    from core import GAME_TITLES
+
+    assert {name: get_game(name).title for name in GAME_NAMES} == GAME_TITLES

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from core import GAME_NAMES, get_game
+from core import GAME_NAMES, GAME_TITLES
 from tui.host import host
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ class TitleScreen(Screen[None]):
         self.looks = 0  # how many times the saves were read for it
 
     def compose(self) -> ComposeResult:
-        games = " · ".join(get_game(name).title for name in GAME_NAMES)
+        games = " · ".join(GAME_TITLES[name] for name in GAME_NAMES)
         with Center(), Vertical(id="title-box"):
             yield Static(BANNER, id="banner")
             yield Static("[dim][1|2] [2|5] [5|5] [5|9][/dim]", id="banner-tiles")

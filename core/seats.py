@@ -1,0 +1,33 @@
+"""Who sits in each seat: a name, and either a human or a computer player of some level."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SEAT_KINDS = ("human", "bot")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who sits in a seat: a name, and either a human or a bot of some level."""
+
+    name: str
+    kind: str = "human"
+    level: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in SEAT_KINDS:
+            raise ValueError(f"a seat is 'human' or 'bot', not {self.kind!r}")
+        if (self.kind == "bot") != (self.level is not None):
+            raise ValueError("a bot seat needs a level, and a human seat has none")
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+    def describe(self) -> str:
+        return f"{self.name} ({self.level} bot)" if self.is_bot else self.name
+
+
+def default_seats(players: int) -> tuple[Seat, ...]:
+    return tuple(Seat(f"Seat {i + 1}") for i in range(players))
