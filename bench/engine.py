@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -25,22 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import machine
 from core import GAME_NAMES, get_game
 
 PLAYERS = {"chicken-foot": 4, "doubles": 4, "moon": 3}
 ROUND_WORDS = {"moon": "hands"}
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores; {platform.python_implementation()} {platform.python_version()}"
 
 
 def record_positions(game, players: int, matches: int, seed: int) -> list[tuple[object, object]]:

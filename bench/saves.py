@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.machine import machine
 from core.simulation import simulate_match
 from saves.codec import encode
 from saves.format import unpack_body, unwrap
@@ -36,18 +36,6 @@ from saves.store import SaveStore
 MATCH_ID = "bench-8-players"
 SEED = 2026
 TARGETS = {"load_ms": 50.0, "autosave_ms": 5.0, "size_bytes": 8 * 1024}
-
-
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores; {platform.python_implementation()} {platform.python_version()}"
 
 
 def timed_ms(action: Callable[[], object], runs: int) -> dict[str, float]:

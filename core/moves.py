@@ -7,6 +7,7 @@ number low·10 + high (see `Tile.to_data`).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -16,14 +17,15 @@ TrumpSuit = int | str  # 0..6, "doubles" or "none"
 TRUMP_WORDS = ("doubles", "none")
 
 
-class Move:
+class Move(ABC):
     """Base of all moves. Subclasses are frozen dataclasses with a `kind` tag."""
 
     __slots__ = ()
     kind: ClassVar[str]
 
+    @abstractmethod
     def to_data(self) -> list[Any]:
-        raise NotImplementedError  # every subclass defines it
+        """The move as plain data: a list starting with its kind."""
 
     @staticmethod
     def from_data(data: Any) -> Move:
