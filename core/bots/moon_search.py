@@ -64,12 +64,18 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
     worlds = 0
     while worlds < max_worlds:
         world = MOON.determinize(view, rng)
-        for index, move in enumerate(legal):
+        values = []
+        for move in legal:
             after = MOON.apply(world, move)
             if exact:
-                totals[index] += solve(after, view.seat, -math.inf, math.inf)
+                values.append(solve(after, view.seat, -math.inf, math.inf))
             else:
-                totals[index] += round_value("moon", play_out_round(MOON, after, rng), view.seat)
+                values.append(round_value("moon", play_out_round(MOON, after, rng), view.seat))
+            if worlds and time.perf_counter() >= deadline:
+                break  # out of time: a world not judged for every move is left out
+        if len(values) < len(legal):
+            break
+        totals = [total + value for total, value in zip(totals, values, strict=True)]
         worlds += 1
         if time.perf_counter() >= deadline:
             break
