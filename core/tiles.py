@@ -115,11 +115,16 @@ def mask_of(tiles: tuple[Tile, ...] | list[Tile] | set[Tile]) -> int:
     return mask
 
 
-def tiles_in(mask: int) -> tuple[Tile, ...]:
-    """The tiles of a mask, sorted."""
-    tiles = []
+def per_bit(mask: int, table: dict[int, Any]) -> tuple[Any, ...]:
+    """`table[bit]` for each tile bit of `mask`, in sorted tile order (a tile, or a move for it)."""
+    found = []
     while mask:
         low = mask & -mask
-        tiles.append(BIT_TILE[low])
+        found.append(table[low])
         mask ^= low
-    return tuple(tiles)
+    return tuple(found)
+
+
+def tiles_in(mask: int) -> tuple[Tile, ...]:
+    """The tiles of a mask, sorted."""
+    return per_bit(mask, BIT_TILE)

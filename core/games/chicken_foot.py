@@ -22,7 +22,7 @@ from core.layout import CENTRE, Layout
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play
 from core.options import Options, OptionSpec
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
-from core.state_info import info_properties
+from core.state_info import hands_property, info_properties
 from core.tiles import CARRYING, DOUBLE_NINE, TILE_BIT, Tile, mask_of, pip_total, tiles_in
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
@@ -116,9 +116,7 @@ class ChickenFootState(NamedTuple):
     players, seed, options, round, chance, over, scores, winners = info_properties()
     round_scores = property(attrgetter("info.round_scores"))
 
-    @property
-    def hands(self) -> tuple[tuple[Tile, ...], ...]:
-        return tuple(tiles_in(mask) for mask in self.hand_masks)
+    hands = hands_property()
 
     def history(self) -> tuple[tuple[int, Move], ...]:
         """This round's public events, oldest first."""

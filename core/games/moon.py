@@ -31,8 +31,8 @@ from core.games.moon_suits import (
 )
 from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
 from core.options import Options, OptionSpec
-from core.state_info import info_properties
-from core.tiles import TILE_BIT, Tile, mask_of, tiles_in
+from core.state_info import hands_property, info_properties
+from core.tiles import TILE_BIT, Tile, mask_of, per_bit, tiles_in
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -138,9 +138,7 @@ class MoonState(NamedTuple):
     players, seed, options, round, chance, over, scores, winners = info_properties()
     records = property(attrgetter("info.records"))
 
-    @property
-    def hands(self) -> tuple[tuple[Tile, ...], ...]:
-        return tuple(tiles_in(mask) for mask in self.hand_masks)
+    hands = hands_property()
 
     @property
     def round_scores(self) -> tuple[tuple[int, ...], ...]:
@@ -193,22 +191,6 @@ class MoonView:
 
 
 # -- legal moves -------------------------------------------------------------------------------------
-def plays_of(mask: int) -> tuple[Move, ...]:
-    moves = []
-    while mask:
-        low = mask & -mask
-        moves.append(PLAY_BY_BIT[low])
-        mask ^= low
-    return tuple(moves)
-
-
-def discards_of(mask: int) -> tuple[Move, ...]:
-    moves = []
-    while mask:
-        low = mask & -mask
-        moves.append(DISCARD_BY_BIT[low])
-        mask ^= low
-    return tuple(moves)
 
 
 def bid_moves(bids: tuple[tuple[int, int], ...], all_pass: Any) -> tuple[Move, ...]:
@@ -231,10 +213,10 @@ def trump_moves(options: Options) -> tuple[Move, ...]:
 def follow_moves(held: int, trump: TrumpSuit, trick: tuple[Tile, ...]) -> tuple[Move, ...]:
     """MN-15: follow the suit led if able, else play anything; the lead is free."""
     if not trick:
-        return plays_of(held)
+        return per_bit(held, PLAY_BY_BIT)
     table = TABLES[trump]
     following = held & table.follow[table.led[TILE_BIT[trick[0]]]]
-    return plays_of(following or held)
+    return per_bit(following or held, PLAY_BY_BIT)
 
 
 def game_winner(scores: tuple[int, ...], target: int) -> int | None:
@@ -359,7 +341,7 @@ class Moon(Game):
         # MN-11: the bidder takes the widow into hand.
         masks = list(state.hand_masks)
         masks[bidder] |= TILE_BIT[state.widow]  # type: ignore[index]
-        legal = discards_of(masks[bidder])
+        legal = per_bit(masks[bidder], DISCARD_BY_BIT)
         return state._replace(
             to_move=bidder, phase=DISCARDING, hand_masks=tuple(masks), stock=(), bids=bids, bidder=bidder, bid=amount,
             legal=legal,
@@ -376,7 +358,7 @@ class Moon(Game):
     def _apply_trump(self, state: MoonState, move: Trump) -> MoonState:
         # MN-13: the bidder leads the first trick.
         bidder: int = state.to_move  # type: ignore[assignment]
-        legal = plays_of(state.hand_masks[bidder])
+        legal = per_bit(state.hand_masks[bidder], PLAY_BY_BIT)
         return state._replace(phase=PLAYING, trump=move.suit, leader=bidder, legal=legal)
 
     def _apply_play(self, state: MoonState, move: Play) -> MoonState:
@@ -391,7 +373,7 @@ class Moon(Game):
             next_seat = seat + 1 if seat < PLAYERS - 1 else 0  # MN-13: play goes left
             held = masks[next_seat]
             following = held & table.follow[table.led[TILE_BIT[trick[0]]]]  # MN-15
-            legal = plays_of(following or held)
+            legal = per_bit(following or held, PLAY_BY_BIT)
             return _new(
                 MoonState,
                 (
@@ -420,7 +402,7 @@ class Moon(Game):
             MoonState,
             (
                 state.info, winner, PLAYING, masks, state.stock, state.widow, state.bids, state.bidder, state.bid,
-                state.trump, winner, (), tricks, taken, plays_of(masks[winner]),
+                state.trump, winner, (), tricks, taken, per_bit(masks[winner], PLAY_BY_BIT),
             ),
         )  # fmt: skip
 
@@ -634,7 +616,7 @@ class Moon(Game):
             if view.phase == BIDDING:
                 legal = bid_moves(view.bids, view.options["all_pass"])
             elif view.phase == DISCARDING:
-                legal = discards_of(held)
+                legal = per_bit(held, DISCARD_BY_BIT)
             elif view.phase == NAMING:
                 legal = trump_moves(view.options)
             else:
