@@ -11,10 +11,11 @@ from typing import Any
 
 
 def _chicken_foot(state: Any, seat: int) -> float:
-    # Lowest score wins: being below the table's average is what counts.
+    # Lowest score wins. With several opponents, pips pushed onto one of them gain little against
+    # the others, so a round is judged mostly by the points the seat itself is left holding.
     points = state.round_scores[-1]
     others = [p for s, p in enumerate(points) if s != seat]
-    return sum(others) / len(others) - points[seat]
+    return 0.25 * sum(others) / len(others) - points[seat]
 
 
 def _moon(state: Any, seat: int) -> float:

@@ -1,12 +1,16 @@
-"""The hard bot: Information-Set Monte Carlo Tree Search (single observer).
+"""The hard bot: Information-Set Monte Carlo Tree Search (single observer) for the draw games.
 
-Each iteration samples one world consistent with the bot's view, walks a tree of moves shared
-across worlds (a move's statistics count only the iterations in which it was legal), expands one
-new move, plays the round out with a fast policy and credits every move on the path with the round
-value of the seat that made it. The answer is the most visited move at the root. (Moon is searched
-differently: see `core.bots.moon_search`.) It stops when its
-time budget is spent or after `max_iterations`, whichever comes first; with a fixed number of
-iterations it is deterministic given its rng.
+Each pass samples one world consistent with the bot's view and runs one iteration for every legal
+move at the root in that same world, so the root's moves are compared on common worlds (the luck of
+the sampled hands cancels, as in duplicate play). Below the root a tree of moves is shared across
+worlds: a move's statistics count only the iterations in which it was legal, selection is UCB over
+the moves legal in the current world, one new move is expanded, the round is played out with a
+fast policy and every move on the path is credited with the round value of the seat that made it.
+The answer is the root move with the best mean value. (Moon is searched differently: see
+`core.bots.moon_search`.) It stops when its time budget is spent or after `max_worlds` passes,
+whichever comes first; root moves that are clearly worse than the best on the worlds seen so far are
+dropped, so the contenders get the time. With a fixed number of passes it is deterministic given
+its rng.
 """
 
 from __future__ import annotations
@@ -23,8 +27,11 @@ from core.moves import Move
 from core.registry import get_game
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
-MAX_ITERATIONS = 20_000
+MAX_WORLDS = 4_000
 EXPLORATION = 0.7
+MIN_WORLDS = 6  # worlds every root move is tried in before any is dropped
+PRUNE_SIGMAS = 2.5  # how sure, in standard errors, that a move is worse before it is dropped
+PRUNE_MARGIN = 0.002  # ... and by at least this much of a typical round's spread
 
 
 class Node:
@@ -42,59 +49,91 @@ class HardBot:
     level = "hard"
     default_budget = DEFAULT_BUDGET
 
-    def __init__(self, max_iterations: int = MAX_ITERATIONS) -> None:
-        self.max_iterations = max_iterations
+    def __init__(self, max_worlds: int = MAX_WORLDS) -> None:
+        self.max_worlds = max_worlds
 
     def choose(self, view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float | None = None) -> Move:
         if len(legal) == 1:
             return legal[0]
         if view.game == "moon":
             # Moon's hands are short and its tricks solvable: simulate, then search exactly.
-            worlds = max(1, self.max_iterations // 50)
+            worlds = max(1, self.max_worlds // 10)
             return moon_search.choose(view, legal, rng, self.default_budget if budget is None else budget, worlds)
         root = self.search(view, legal, rng, budget)
-        return max(legal, key=lambda move: root.children[move].visits if move in root.children else -1)
+        contenders = [move for move in legal if move in root.children]
+        return max(contenders, key=lambda move: root.children[move].total / max(1, root.children[move].visits))
 
     def search(self, view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float | None = None) -> Node:
+        """The root after the search: its children are the moves still in contention."""
         game = get_game(view.game)
         scale = value_scale(game.name)
         deadline = time.perf_counter() + (self.default_budget if budget is None else budget)
         root = Node(None)
-        legal_moves, apply = game.legal_moves, game.apply
-        for iteration in range(self.max_iterations):
-            state = game.determinize(view, rng)
-            node = root
-            path = [root]
-            while not (state.chance or state.over):
-                moves = legal if node is root else legal_moves(state)
-                untried = [move for move in moves if move not in node.children]
-                for move in moves:
-                    child = node.children.get(move)
-                    if child is not None:
-                        child.available += 1
-                if untried:
-                    move = untried[rng.randrange(len(untried))]
-                    child = Node(state.to_move)
-                    child.available = 1
-                    node.children[move] = child
-                    state = apply(state, move)
-                    path.append(child)
-                    break
-                move = self._select(node, moves)
-                node = node.children[move]
-                state = apply(state, move)
-                path.append(node)
-            end = play_out_round(game, state, rng)
-            values: dict[int, float] = {}
-            for visited in path:
-                visited.visits += 1
-                if visited.mover is not None:
-                    if visited.mover not in values:
-                        values[visited.mover] = round_value(game.name, end, visited.mover) / scale
-                    visited.total += values[visited.mover]
-            if iteration % 8 == 7 and time.perf_counter() >= deadline:
+        for move in legal:
+            root.children[move] = Node(view.to_move)
+        values: dict[Move, list[float]] = {move: [] for move in legal}
+        for _ in range(self.max_worlds):
+            world = game.determinize(view, rng)
+            for move, child in root.children.items():
+                child.available += 1
+                values[move].append(self._iterate(game, game.apply(world, move), child, rng, scale))
+            root.visits += 1
+            if len(root.children) > 1 and root.visits >= MIN_WORLDS:
+                self._prune(root, values)
+            if len(root.children) == 1 or time.perf_counter() >= deadline:
                 break
         return root
+
+    @staticmethod
+    def _prune(root: Node, values: dict[Move, list[float]]) -> None:
+        """Drop root moves that are clearly worse than the best on the same worlds, so the rest get
+        the remaining time. Every move still in play has a value for every world since the start."""
+        worlds = root.visits
+        best = max(root.children, key=lambda move: root.children[move].total)
+        best_values = values[best]
+        for move in list(root.children):
+            if move is best:
+                continue
+            gaps = [b - v for b, v in zip(best_values, values[move], strict=True)]
+            mean = sum(gaps) / worlds
+            spread = math.sqrt(sum((gap - mean) ** 2 for gap in gaps) / (worlds - 1))
+            if mean > PRUNE_SIGMAS * spread / math.sqrt(worlds) + PRUNE_MARGIN:
+                del root.children[move]
+
+    def _iterate(self, game: Any, state: Any, node: Node, rng: random.Random, scale: float) -> float:
+        """One iteration below a root move: select, expand one move, play out, back up. Returns the
+        value credited to the root move."""
+        legal_moves, apply = game.legal_moves, game.apply
+        path = [node]
+        while not (state.chance or state.over):
+            moves = legal_moves(state)
+            untried = [move for move in moves if move not in node.children]
+            for move in moves:
+                child = node.children.get(move)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                child = Node(state.to_move)
+                child.available = 1
+                node.children[move] = child
+                state = apply(state, move)
+                path.append(child)
+                break
+            move = self._select(node, moves)
+            node = node.children[move]
+            state = apply(state, move)
+            path.append(node)
+        end = play_out_round(game, state, rng)
+        values: dict[int, float] = {}
+        for visited in path:
+            visited.visits += 1
+            mover = visited.mover
+            if mover is not None:
+                if mover not in values:
+                    values[mover] = round_value(game.name, end, mover) / scale
+                visited.total += values[mover]
+        return values[path[0].mover]  # type: ignore[index]
 
     @staticmethod
     def _select(node: Node, moves: tuple[Move, ...]) -> Move:

@@ -15,7 +15,7 @@ from core.bots.easy import moon as easy_moon
 from core.game import Game
 from core.games.moon import GAME as MOON
 from core.moves import Move, Play
-from core.tiles import tiles_in
+from core.tiles import CARRYING
 
 
 def _heaviest_play(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
@@ -32,14 +32,25 @@ def _heaviest_play(state: Any, legal: tuple[Move, ...], rng: random.Random) -> M
 
 
 def _easy_chicken_foot(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
-    """The easy bot's own rule of thumb, read straight from the world's state."""
+    """The easy bot's rule of thumb (`easy.chicken_foot.score_play`), read straight from the world's
+    bitmasks: counting the hand's tiles per number once makes each candidate a few lookups."""
     if type(legal[0]) is not Play:
         return legal[0]
-    hand = tiles_in(state.hand_masks[state.to_move])
+    hand = state.hand_masks[state.to_move]
+    counts = [(hand & carrying).bit_count() for carrying in CARRYING]
+    distinct = sum(1 for count in counts if count)
     lines = state.board.lines
-    best, best_score = legal[0], -1.0
+    best, best_score = legal[0], -1
     for move in legal:
-        score = easy_chicken_foot.score_play(hand, move, lines[move.target].open)  # type: ignore[attr-defined]
+        low, high = tile = move.tile  # type: ignore[attr-defined]
+        if low == high:
+            kept = distinct - (counts[low] == 1)
+            bonus = easy_chicken_foot.DOUBLE_BONUS
+        else:
+            kept = distinct - (counts[low] == 1) - (counts[high] == 1)
+            far = tile.other(lines[move.target].open)  # type: ignore[attr-defined]
+            bonus = easy_chicken_foot.FOLLOW_UP_BONUS if counts[far] > 1 else 0
+        score = low + high + easy_chicken_foot.VARIETY_WEIGHT * kept + bonus
         if score > best_score:
             best, best_score = move, score
     return best

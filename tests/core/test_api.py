@@ -92,8 +92,6 @@ def limited(bot):
     """Searching bots with a small fixed amount of work, so the test is quick and deterministic."""
     if hasattr(bot, "max_worlds"):
         return type(bot)(max_worlds=3)
-    if hasattr(bot, "max_iterations"):
-        return type(bot)(max_iterations=30)
     return bot
 
 
