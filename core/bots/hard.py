@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
 from core.bots import moon_search
+from core.bots.clock import Clock
 from core.bots.evaluation import round_value, value_scale
 from core.bots.rollout import play_out_round
 from core.moves import Move
@@ -67,7 +67,7 @@ class HardBot:
         """The root after the search: its children are the moves still in contention."""
         game = get_game(view.game)
         scale = value_scale(game.name)
-        deadline = time.perf_counter() + (self.default_budget if budget is None else budget)
+        clock = Clock(self.default_budget if budget is None else budget)
         root = Node(None)
         for move in legal:
             root.children[move] = Node(view.to_move)
@@ -80,7 +80,7 @@ class HardBot:
             root.visits += 1
             if len(root.children) > 1 and root.visits >= MIN_WORLDS:
                 self._prune(root, values)
-            if len(root.children) == 1 or time.perf_counter() >= deadline:
+            if len(root.children) == 1 or not clock.time_for_another():
                 break
         return root
 

@@ -9,9 +9,9 @@ first; with a fixed number of worlds it is deterministic given its rng.
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
+from core.bots.clock import Clock
 from core.bots.evaluation import round_value
 from core.bots.rollout import play_out_round
 from core.moves import Move
@@ -38,7 +38,7 @@ class MediumBot:
     ) -> tuple[Move, list[float], int]:
         """The chosen move, the mean value of every legal move, and how many worlds were sampled."""
         game = get_game(view.game)
-        deadline = time.perf_counter() + (self.default_budget if budget is None else budget)
+        clock = Clock(self.default_budget if budget is None else budget)
         totals = [0.0] * len(legal)
         worlds = 0
         while worlds < self.max_worlds:
@@ -47,7 +47,7 @@ class MediumBot:
                 end = play_out_round(game, game.apply(world, move), rng)
                 totals[index] += round_value(game.name, end, view.seat)
             worlds += 1
-            if time.perf_counter() >= deadline:
+            if not clock.time_for_another():
                 break
         means = [total / worlds for total in totals]
         best = max(range(len(legal)), key=lambda i: (means[i], -i))

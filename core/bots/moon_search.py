@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any
 
+from core.bots.clock import Clock
 from core.bots.evaluation import round_value
 from core.bots.rollout import play_out_round
 from core.games.moon import GAME as MOON
@@ -59,7 +59,7 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
     if len(legal) == 1:
         return legal[0]
     exact = view.phase == PLAYING and tricks_left(view) <= SOLVE_TRICKS
-    deadline = time.perf_counter() + budget
+    clock = Clock(budget)
     totals = [0.0] * len(legal)
     worlds = 0
     while worlds < max_worlds:
@@ -71,13 +71,13 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
                 values.append(solve(after, view.seat, -math.inf, math.inf))
             else:
                 values.append(round_value("moon", play_out_round(MOON, after, rng), view.seat))
-            if worlds and time.perf_counter() >= deadline:
+            if worlds and clock.expired():
                 break  # out of time: a world not judged for every move is left out
         if len(values) < len(legal):
             break
         totals = [total + value for total, value in zip(totals, values, strict=True)]
         worlds += 1
-        if time.perf_counter() >= deadline:
+        if not clock.time_for_another():
             break
     best = max(range(len(legal)), key=lambda i: (totals[i], -i))
     return legal[best]
