@@ -265,3 +265,29 @@ async def test_a_whole_match_to_the_game_over_screen():
             assert over.check_action("choose", ("rematch",)) is False  # the host's table, not ours to restart
             await pilot.press("q")
             await wait_until(pilot, lambda: not app.is_running, TIMEOUT)
+
+
+class HostingApp(DominoesApp):
+    """Hosts `match` on loopback and joins it, all in the app's own event loop (a snapshot test
+    runs the app in a loop of its own)."""
+
+    def __init__(self, match: Match) -> None:
+        super().__init__(preferences=Preferences(bot_speed="instant"))
+        self.server = TableServer(match)
+
+    async def join(self, name: str) -> None:
+        await self.server.start(tcp("127.0.0.1", 0))
+        self.open_remote(await TableClient.connect(str(self.server.address), name))
+
+    async def on_unmount(self) -> None:
+        await self.server.close()
+
+
+def test_remote_table_snapshot(snap_compare):
+    app = HostingApp(Match("doubles", 3, None, seats("human", "easy", "easy"), seed=11))
+
+    async def at_my_turn(pilot):
+        await app.join("Ana")
+        await wait_until(pilot, lambda: my_turn(app, app.server), TIMEOUT)
+
+    assert snap_compare(app, run_before=at_my_turn, terminal_size=(100, 30))

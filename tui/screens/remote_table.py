@@ -34,8 +34,7 @@ class RemoteTableScreen(BaseTableScreen):
         self._end_shown: int | None = None  # the snapshot cursor whose round end was shown
 
     def on_mount(self) -> None:
-        super().on_mount()
-        self.listen()
+        self.listen()  # Textual calls the base class's on_mount too (it focuses the hand and draws)
 
     # -- events from the server ----------------------------------------------------------------------
     @work(exclusive=True, group="listen")
