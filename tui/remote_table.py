@@ -29,6 +29,7 @@ class RemoteTable:
         self.snapshot: Snapshot = client.snapshot
         self.changes = 0  # snapshots taken in: the change counter the screen compares
         self.closed: str | None = None  # why the connection ended, once it has
+        self.sent = False  # a move is on its way: no second one until the server answers
         self._game = get_game(client.game)
         self._sending: set[asyncio.Task[None]] = set()
 
@@ -66,7 +67,7 @@ class RemoteTable:
     def human_to_move(self) -> bool:
         """This seat is to decide: the server sends legal moves only then (and not while an undo
         request waits for answers)."""
-        return self.closed is None and bool(self.snapshot.legal)
+        return self.closed is None and not self.sent and bool(self.snapshot.legal)
 
     def log_lines(self, limit: int) -> list[str]:
         return list(self.snapshot.log[-limit:])
@@ -81,10 +82,12 @@ class RemoteTable:
     def update(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
         self.changes += 1
+        self.sent = False
 
     # -- asking the server -----------------------------------------------------------------------
     def apply(self, move: Move) -> None:
         """Send `move`; the server answers with a snapshot, or a refusal naming the rule."""
+        self.sent = True
         self._send(self.client.send_move(move))
 
     def undo(self) -> None:

@@ -215,6 +215,19 @@ async def test_server_going_away_says_so_and_q_leaves():
         assert app.return_code == 0
 
 
+async def test_the_status_says_who_is_away_and_whose_seat_is_open():
+    async with served(Match("doubles", 2, None, seats("human", "human"), seed=5)) as server:
+        app = await joined_app(server, "Ana")
+        async with app.run_test() as pilot:
+            status = remote_screen(app).query_one("#status")
+            await wait_until(pilot, lambda: "waiting for Seat 2" in str(status.render()), TIMEOUT)
+            ben = await TableClient.connect(str(server.address), "Ben")
+            await wait_until(pilot, lambda: "waiting for" not in str(status.render()), TIMEOUT)
+            assert "away" not in str(status.render())
+            await ben.close()
+            await wait_until(pilot, lambda: "Ben is away" in str(status.render()), TIMEOUT)
+
+
 async def test_keys_the_server_owns_are_hidden():
     async with served(Match("doubles", 2, None, seats("human", "easy"), seed=5)) as server:
         app = await joined_app(server)

@@ -50,7 +50,9 @@ class RemoteTableScreen(BaseTableScreen):
                 self.remote.update(event)
             self.advance()
         elif isinstance(event, Refused):
+            self.remote.sent = False
             self.refused(event.reason)
+            self.refresh_keys()
         elif isinstance(event, UndoAsked):
             self.ask_undo(event.by)
         elif isinstance(event, UndoResult):
@@ -72,6 +74,9 @@ class RemoteTableScreen(BaseTableScreen):
             return
         self.offer_dialog()
 
+    def moved(self) -> None:
+        self.refresh_keys()  # the move is on its way: the keys wait for the server's answer
+
     def _after_round(self, choice: str | None) -> None:
         self.waiting = False
         if choice == "undo":
@@ -89,7 +94,7 @@ class RemoteTableScreen(BaseTableScreen):
                 covered = " (a bot plays for now)" if seat in snapshot.stand_ins else ""
                 notes.append(f"{names[seat]} is away{covered}")
             elif state == "open":
-                notes.append(f"{names[seat]}'s seat is open")
+                notes.append(f"waiting for {names[seat]}")  # nobody has taken this seat yet
         return notes
 
     # -- undo by agreement ---------------------------------------------------------------------------
