@@ -1,18 +1,24 @@
 """Who holds each seat of a hosted table: which human seats are open, taken, or away, and which
 away seats a bot is standing in for.
 
-A human seat is *open* until someone takes it in this hosting session (a resumed match starts with
-every human seat open, keeping the saved names), *human* while its player is connected, and *away*
-once they drop: the seat is kept for them, and connecting again with the same name takes it back.
+A human seat is *human* while its player is connected and *away* when they are not: the seat is
+kept for its name, and connecting with that name takes it back. A seat still called by its default
+name ("Seat 2") is *open*: the first player to join without a name of the table takes it, and the
+seat takes their name. So a match hosted with names (or resumed, after players took seats) keeps
+each named seat for its player.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.seats import Seat
+from core.seats import Seat, default_seats
 
 OPEN, HUMAN, AWAY = "open", "human", "away"
+
+
+def default_name(index: int) -> str:
+    return default_seats(index + 1)[index].name
 
 
 class SeatRefused(Exception):
@@ -26,7 +32,10 @@ class SeatTable:
     stand_ins: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.status = [seat.level if seat.is_bot else OPEN for seat in self.seats]  # type: ignore[misc]
+        self.status = [
+            seat.level if seat.is_bot else OPEN if seat.name == default_name(index) else AWAY  # type: ignore[misc]
+            for index, seat in enumerate(self.seats)
+        ]
 
     def labels(self) -> tuple[str, ...]:
         """Per seat: "human", "away", "open", or a bot's level."""
@@ -41,9 +50,8 @@ class SeatTable:
     def choose(self, name: str, wanted: int | None) -> int:
         """The seat a hello with `name` (and maybe a wanted seat) takes; SeatRefused if none.
 
-        A name that some seat already has takes that seat back if its player is away (or it is open
-        under that name, as in a resumed match); another name takes the wanted open seat, or the
-        first open one."""
+        A name that some seat already has takes that seat back unless its player is connected;
+        another name takes the wanted open seat, or the first open one."""
         key = name.casefold()
         for index, seat in enumerate(self.seats):
             if seat.name.casefold() != key:
