@@ -7,9 +7,11 @@ undo by agreement, a second headless client), and plays by key presses.
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import AsyncIterator
 
 from core import IllegalMove, Match
+from core.bots import get_bot
 from core.moves import DRAW, Bid, Play
 from core.seats import Seat
 from net.address import tcp
@@ -255,9 +257,34 @@ async def test_moon_bid_is_made_in_the_dialog():
             assert server.match.events[before] == dialog.moves[0] and type(dialog.moves[0]) is Bid
 
 
-async def test_a_whole_match_to_the_game_over_screen():
-    kinds = ("human", "easy")
-    async with served(Match("chicken-foot", 2, {"rounds": 1}, seats(*kinds), seed=4)) as server:
+async def test_a_bid_dialog_closes_when_the_table_does():
+    async with served(Match("moon", 3, {"target": 5}, seats("human", "easy", "easy"), seed=3)) as server:
+        app = await joined_app(server)
+        async with app.run_test() as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, MoonDialog), TIMEOUT)
+            await server.close()
+            await wait_until(pilot, lambda: isinstance(app.screen, RemoteTableScreen), TIMEOUT)
+            await pilot.pause()
+            assert notice(app) == "The table has closed: the host closed the table. Press q to leave."
+            assert remote_screen(app).check_action("decide", ()) is False  # no bid to make any more
+
+
+def one_decision_from_the_end() -> Match:
+    """A one-round match played by bots in the engine to its end, then taken back to the human
+    seat's last decision: the server hosts it where it stands."""
+    match = Match("chicken-foot", 2, {"rounds": 1}, seats("human", "easy"), seed=4)
+    bot, rng = get_bot("easy"), random.Random(4)
+    while not match.state.over:
+        if match.state.chance:
+            match.deal()
+        else:
+            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    assert match.undo() and match.state.to_move == 0
+    return match
+
+
+async def test_the_end_of_the_match_to_the_game_over_screen():
+    async with served(one_decision_from_the_end()) as server:
         app = await joined_app(server)
         async with app.run_test() as pilot:
             while not isinstance(app.screen, RoundOverScreen):

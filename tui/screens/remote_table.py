@@ -13,10 +13,12 @@ import contextlib
 
 from textual import work
 
+from core.moves import Move
 from net.client import TableClient
 from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult
 from tui.host import host
 from tui.remote_table import RemoteTable
+from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table_base import BaseTableScreen
 from tui.screens.undo_dialog import UndoDialog
@@ -146,8 +148,22 @@ class RemoteTableScreen(BaseTableScreen):
             return  # this player left
         self.remote.closed = reason
         self.close_undo_dialog()
+        top = self.app.screen
+        if isinstance(top, MoonDialog):
+            top.dismiss(None)  # a bid or trump could no longer be sent
         self.redraw()
         self.set_notice(f"The table has closed: {reason}. Press q to leave.", "illegal")
+
+    def play(self, move: Move) -> bool:
+        if self.remote.closed is not None:
+            return False  # nobody to send it to: the notice says so already
+        return super().play(move)
+
+    def _after_dialog(self, move: Move | None) -> None:
+        if self.remote.closed is not None:
+            self.waiting = False
+            return
+        super()._after_dialog(move)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in SERVER_KEYS:
