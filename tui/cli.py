@@ -17,6 +17,7 @@ from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS, get_bot
 from saves.errors import SaveError
 from tui.saves_commands import add_saves_parser, open_save_dir, run_saves, save_simulated
+from tui.ssh_commands import add_ssh_parsers, run_lobby, run_serve_ssh
 
 # What a command needs beyond this is imported when the command runs: `dominoes` alone must show
 # its first frame fast (bench/startup.py).
@@ -95,6 +96,7 @@ def build_parser() -> ArgumentParser:
     new.add_argument("--names", default="", help="player names, comma-separated")
     new.add_argument("--seed", type=int, help="seed of the deals (default: a random one, shown at the end)")
     new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable")
+    add_ssh_parsers(commands)
     return parser
 
 
@@ -320,6 +322,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_tournament(args)
         if args.command == "new":
             return run_app(args, new_match_settings(args))
+        if args.command == "serve-ssh":
+            return run_serve_ssh(args, UsageError)
+        if args.command == "lobby":
+            return run_lobby(args, UsageError)
         return run_app(args)
     except UsageError as error:
         print(error, file=sys.stderr)
