@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import work
-from textual.widgets import Input, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from core.bots import BOT_LEVELS
 from tui.preferences import MAX_SEATS
@@ -27,15 +27,16 @@ class NewTableScreen(NewMatchScreen):
     def seat_choices(self) -> list[tuple[str, str]]:
         return [("Open seat", OPEN)] + [(f"Bot: {level}", f"bot:{level}") for level in BOT_LEVELS]
 
-    async def on_mount(self) -> None:
-        await super().on_mount()
+    def on_mount(self) -> None:
+        """After the form is composed; the new-match screen's own on_mount runs too (Textual calls
+        every class's handler), building the rule options."""
         you = self.query_one("#name-0", Input)
         you.value = self.player_name
         you.disabled = True
         kind = self.query_one("#kind-0", Select)
-        kind.set_options([("You", OPEN)])
         kind.value = OPEN
-        kind.disabled = True
+        kind.display = False  # the first seat is the table's maker's
+        kind.parent.mount(Label("(you)", classes="seat-you"))  # type: ignore[union-attr]
         for seat in range(1, MAX_SEATS):
             # An open seat takes the name of whoever joins it; a bot keeps the name given here.
             self.query_one(f"#name-{seat}", Input).placeholder = "joiner's name"
