@@ -1,0 +1,145 @@
+"""What a client receives, decoded: snapshots of its seat's table and the other server messages.
+
+The server builds an `update` message with `snapshot_message`; a client turns it back into a
+`Snapshot` with `Snapshot.from_message`, which checks every field (the data came from the network)
+and raises ProtocolError with a one-line reason for anything malformed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.moves import Move
+from core.view_data import view_from_data, view_to_data
+from net.protocol import ProtocolError, field
+
+SEAT_STATES = ("human", "away", "open")  # or a bot level
+MAX_NAME = 20
+LOG_LINES = 30  # the recent move lines each snapshot carries
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One seat's table after a change: its view, its legal moves (empty unless it is to move), the
+    names and states of the seats, the recent move lines, the undo cursor, who moves and who thinks."""
+
+    view: Any
+    legal: tuple[Move, ...]
+    names: tuple[str, ...]
+    seats: tuple[str, ...]  # per seat: "human", "away", "open" or a bot level
+    log: tuple[str, ...]
+    cursor: int
+    can_undo: bool
+    to_move: int | None
+    thinking: int | None
+    stand_ins: tuple[int, ...] = ()  # away seats a bot is playing for until their player is back
+
+    @staticmethod
+    def from_message(message: dict[str, Any]) -> Snapshot:
+        try:
+            view = view_from_data(field(message, "view", dict))
+            legal = tuple(Move.from_data(item) for item in field(message, "legal", list))
+        except ValueError as error:
+            raise ProtocolError(f"a snapshot is malformed: {error}") from None
+        players = view.players
+        names = _strings(field(message, "names", list), players, "names")
+        seats = _strings(field(message, "seats", list), players, "seats")
+        log = _strings(field(message, "log", list), None, "log")
+        to_move = _seat(field(message, "to_move", int, optional=True), players, "to_move")
+        thinking = _seat(field(message, "thinking", int, optional=True), players, "thinking")
+        covered = field(message, "stand_ins", list, optional=True) or []
+        stand_ins = tuple(_seat(seat, players, "stand_ins") for seat in covered)
+        cursor = field(message, "cursor", int)
+        if cursor < 0:
+            raise ProtocolError("a snapshot's cursor is negative")
+        return Snapshot(
+            view,
+            legal,
+            names,
+            seats,
+            log,
+            cursor,
+            field(message, "can_undo", bool),
+            to_move,
+            thinking,
+            stand_ins,  # type: ignore[arg-type]
+        )
+
+
+def snapshot_message(snapshot: Snapshot) -> dict[str, Any]:
+    """The `update` message carrying `snapshot`."""
+    return {
+        "type": "update",
+        "view": view_to_data(snapshot.view),
+        "legal": [move.to_data() for move in snapshot.legal],
+        "names": list(snapshot.names),
+        "seats": list(snapshot.seats),
+        "log": list(snapshot.log),
+        "cursor": snapshot.cursor,
+        "can_undo": snapshot.can_undo,
+        "to_move": snapshot.to_move,
+        "thinking": snapshot.thinking,
+        "stand_ins": list(snapshot.stand_ins),
+    }
+
+
+def _strings(items: list[Any], count: int | None, what: str) -> tuple[str, ...]:
+    if any(type(item) is not str for item in items):
+        raise ProtocolError(f"a snapshot's {what} are not all strings")
+    if count is not None and len(items) != count:
+        raise ProtocolError(f"a snapshot has {len(items)} {what} for {count} seats")
+    return tuple(items)
+
+
+def _seat(value: Any, players: int, what: str) -> int | None:
+    if value is None:
+        return None
+    if type(value) is not int or not 0 <= value < players:
+        raise ProtocolError(f"a snapshot's {what} names no seat: {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The server refused the last move or request; nothing changed. `reason` is the rule's message."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class UndoAsked:
+    """Seat `by` asks to undo; answer with `answer_undo`."""
+
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class UndoResult:
+    """The outcome of seat `by`'s undo request; `declined_by` is the seat that said no, if one did."""
+
+    accepted: bool
+    by: int
+    declined_by: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The connection is over: the server said bye (its reason), or the connection broke."""
+
+    reason: str
+
+
+def check_name(name: Any) -> str:
+    """A player's name: 1 to MAX_NAME printable characters; ValueError with a one-line reason."""
+    if type(name) is not str:
+        raise ValueError("a name is a string")
+    name = name.strip()
+    if not name:
+        raise ValueError("a name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters")
+    if not name.isprintable():
+        raise ValueError("a name holds only printable characters")
+    return name

@@ -1,0 +1,177 @@
+"""The wire protocol between a table server and its clients (see docs/protocol.md).
+
+A frame is a 4-byte big-endian length, then that many bytes: one msgpack map with string keys,
+holding "v" (the protocol version) and "type" (what the message is), and the message's fields.
+Decoding is bounded the way save files are (saves/format.py): a frame size cap, msgpack's own
+length limits, no binary strings or extension types, string keys only, and a nesting limit checked
+level by level. Anything else is a `ProtocolError`, whose reason is one line to show or send back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+from typing import Any
+
+import msgpack
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 256 * 1024  # a snapshot of the largest table (eight players, double-nine) is under 10 KB
+MAX_STRING = 1024
+MAX_ARRAY = 4096
+MAX_MAP = 64
+MAX_DEPTH = 10  # message > view > layout > lines > line > tiles: 6 levels today
+
+HEADER = struct.Struct(">I")
+_SCALARS = (int, str, bool, type(None))
+
+
+class ProtocolError(Exception):
+    """A frame or message that breaks the protocol; `reason` is one line."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ConnectionClosed(ProtocolError):
+    """The other end closed the connection between two frames (not a fault, but no more frames)."""
+
+    def __init__(self, reason: str = "the connection closed") -> None:
+        super().__init__(reason)
+
+
+def encode_frame(message: dict[str, Any]) -> bytes:
+    """One frame: the message with the protocol version added. ValueError if it is over MAX_FRAME."""
+    if type(message) is not dict or type(message.get("type")) is not str:
+        raise ValueError("a message is a map with a string 'type'")
+    body = msgpack.packb({"v": PROTOCOL_VERSION, **message}, use_bin_type=True)
+    if len(body) > MAX_FRAME:
+        raise ValueError(f"a {message['type']} message of {len(body)} bytes is over the frame limit of {MAX_FRAME}")
+    return HEADER.pack(len(body)) + body
+
+
+async def read_frame(reader: asyncio.StreamReader) -> dict[str, Any]:
+    """The next message from `reader`. ConnectionClosed at a clean end of the stream; ProtocolError
+    for an oversized, truncated, undecodable, wrong-version or wrong-shape frame."""
+    try:
+        header = await reader.readexactly(HEADER.size)
+    except asyncio.IncompleteReadError as error:
+        if not error.partial:
+            raise ConnectionClosed() from None
+        raise ProtocolError("the connection closed in the middle of a frame's length") from None
+    (length,) = HEADER.unpack(header)
+    check_length(length)
+    try:
+        body = await reader.readexactly(length)
+    except asyncio.IncompleteReadError as error:
+        raise ProtocolError(f"the connection closed {len(error.partial)} bytes into a {length}-byte frame") from None
+    return decode_body(body)
+
+
+def check_length(length: int) -> None:
+    if length > MAX_FRAME:
+        raise ProtocolError(f"a frame of {length} bytes is over the limit of {MAX_FRAME}")
+    if length == 0:
+        raise ProtocolError("an empty frame")
+
+
+def decode_body(body: bytes) -> dict[str, Any]:
+    """A frame's message: bounded msgpack, plain data only, a map with this version and a type."""
+    try:
+        message = msgpack.unpackb(
+            body,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_str_len=MAX_STRING,
+            max_bin_len=0,
+            max_ext_len=0,
+            max_array_len=MAX_ARRAY,
+            max_map_len=MAX_MAP,
+        )
+    except Exception as error:  # msgpack reports bad input with several exception types
+        raise ProtocolError(f"a frame is not valid msgpack ({_msgpack_reason(error)})") from None
+    check_plain(message)
+    if type(message) is not dict:
+        raise ProtocolError("a frame holds something other than a map")
+    version = message.get("v")
+    if version != PROTOCOL_VERSION or type(version) is not int:
+        raise ProtocolError(f"protocol version {version!r} is not spoken here (this end speaks {PROTOCOL_VERSION})")
+    kind = message.get("type")
+    if type(kind) is not str or not kind:
+        raise ProtocolError("a message has no type")
+    return message
+
+
+def check_plain(value: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and anything but maps with string keys, lists, ints,
+    strings, booleans and nil. Level by level, so no input can exhaust the interpreter's stack."""
+    level = [value]
+    depth = 0
+    while level:
+        depth += 1
+        deeper: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if kind is dict:
+                if any(type(key) is not str for key in item):
+                    raise ProtocolError("a frame has a map key that is not a string")
+                children = item.values()
+            elif kind is list:
+                children = item
+            elif kind in _SCALARS:
+                continue
+            else:
+                raise ProtocolError(f"a frame holds a {kind.__name__}, which no message does")
+            if depth > MAX_DEPTH:
+                raise ProtocolError(f"a frame nests lists or maps deeper than {MAX_DEPTH} levels")
+            for child in children:
+                if type(child) is not int:
+                    deeper.append(child)
+        level = deeper
+
+
+def _msgpack_reason(error: Exception) -> str:
+    if isinstance(error, msgpack.ExtraData):
+        return "extra bytes after the message"
+    if isinstance(error, msgpack.StackError):
+        return "nested too deeply"
+    if isinstance(error, UnicodeDecodeError):
+        return "a string is not valid UTF-8"
+    text = str(error).strip()
+    if not text or isinstance(error, msgpack.FormatError):
+        return "a byte that starts no msgpack value"
+    if text == "Unpack failed: incomplete input":
+        return "it ends in the middle of a value"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# -- reading a message's fields ------------------------------------------------------------------------
+
+
+def field(message: dict[str, Any], name: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
+    """`message[name]`, which must be of `kind` (bool is not an int here); ProtocolError otherwise."""
+    if name not in message:
+        if optional:
+            return None
+        raise ProtocolError(f"a {message['type']} message needs a {name!r} field")
+    value = message[name]
+    if value is None and optional:
+        return None
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if type(value) not in kinds:
+        raise ProtocolError(f"the {name!r} field of a {message['type']} message has the wrong type")
+    return value
+
+
+__all__ = [
+    "MAX_FRAME",
+    "PROTOCOL_VERSION",
+    "ConnectionClosed",
+    "ProtocolError",
+    "decode_body",
+    "encode_frame",
+    "field",
+    "read_frame",
+]

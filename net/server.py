@@ -1,0 +1,563 @@
+"""The table server: one match, its seats, and a connection per human player (see docs/protocol.md).
+
+Everything that changes the match happens on the event loop, in one place at a time: a client's
+move (checked by `Match.apply`: an illegal one is refused with the rule's message and changes
+nothing), an agreed undo, or the driver task, which deals when chance is due (at once for the first
+deal, after `deal_delay` seconds between rounds, so no player's key press is needed) and plays the
+bot seats. A bot thinks in a worker thread on a copy of what it may see (its view and legal moves),
+so the loop keeps serving clients; a result that arrives after the match has changed (an undo, or
+the seat's player coming back) is dropped. After every change the match is autosaved and each
+client is sent a snapshot of its own seat's view, never another seat's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from core.bots import get_bot
+from core.errors import IllegalMove
+from core.match import Match
+from core.moves import Move
+from net.address import Address, start_server
+from net.messages import LOG_LINES, Snapshot, check_name, snapshot_message
+from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
+from net.seats import SeatRefused, SeatTable
+
+HELLO_TIMEOUT = 10.0  # a connection that has not said hello by then is dropped
+MAX_CONNECTIONS = 64
+MAX_QUEUED = 256  # frames waiting for a slow client; beyond this it is dropped
+RATE = 20.0  # messages per second a client may send on average...
+BURST = 60.0  # ...and at once
+CLOSE_TIMEOUT = 2.0
+
+
+class Leaving(Exception):
+    """The client said bye."""
+
+
+class Connection:
+    """One client: its socket, its outgoing queue (written by a task of its own), its seat."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.seat: int | None = None
+        self.closing = False
+        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self._task = asyncio.get_running_loop().create_task(self._write_loop())
+        self._tokens = BURST
+        self._last = time.monotonic()
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        if self._queue.qsize() >= MAX_QUEUED:
+            self.closing = True
+            self.writer.close()  # the reader sees the end and the connection is cleaned up there
+            return
+        self._queue.put_nowait(encode_frame(message))
+
+    def bye(self, reason: str) -> None:
+        """Send `bye {reason}` and close once it is written."""
+        if not self.closing:
+            self._queue.put_nowait(encode_frame({"type": "bye", "reason": reason}))
+            self.closing = True
+            self._queue.put_nowait(None)
+
+    def spend(self) -> None:
+        """One message received: ProtocolError if the client sends faster than RATE allows."""
+        now = time.monotonic()
+        self._tokens = min(BURST, self._tokens + (now - self._last) * RATE)
+        self._last = now
+        self._tokens -= 1
+        if self._tokens < 0:
+            raise ProtocolError(f"too many messages (more than {RATE:g} a second)")
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                frame = await self._queue.get()
+                if frame is None:
+                    break
+                self.writer.write(frame)
+                await self.writer.drain()
+        except OSError:
+            pass
+        finally:
+            self.writer.close()
+
+    async def close(self) -> None:
+        self.closing = True
+        self._queue.put_nowait(None)
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), CLOSE_TIMEOUT)
+        except (TimeoutError, asyncio.CancelledError):
+            self._task.cancel()
+        self.writer.close()
+        with contextlib.suppress(OSError, TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(self.writer.wait_closed(), CLOSE_TIMEOUT)
+
+
+class PendingUndo:
+    def __init__(self, by: int, waiting: set[int]) -> None:
+        self.by = by
+        self.waiting = waiting
+
+
+class TableServer:
+    """Hosts `match` at an address. `takeover_after`: seconds after which a bot of `takeover_level`
+    plays for a dropped player until they return (None: never). `bot_budget`: seconds per bot
+    decision (None: each bot's own). `on_event` receives one line per notable event."""
+
+    def __init__(
+        self,
+        match: Match,
+        *,
+        autosave: Any | None = None,
+        takeover_after: float | None = None,
+        bot_budget: float | None = None,
+        takeover_level: str = "easy",
+        deal_delay: float = 0.0,
+        on_event: Callable[[str], None] | None = None,
+    ) -> None:
+        get_bot(takeover_level)  # ValueError for an unknown level, before anything starts
+        self.match = match
+        self.autosave = autosave
+        self.takeover_after = takeover_after
+        self.bot_budget = bot_budget
+        self.takeover_level = takeover_level
+        self.deal_delay = deal_delay
+        self.on_event = on_event or (lambda line: None)
+        self.table = SeatTable(match.seats)
+        self.address: Address | None = None
+        self.thinking: int | None = None
+        self.match_id: str = getattr(autosave, "match_id", "unsaved")
+        self._by_seat: dict[int, Connection] = {}
+        self._connections: set[Connection] = set()
+        self._undo: PendingUndo | None = None
+        self._generation = 0  # bumped whenever a bot's decision in progress may no longer fit
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._paused_at: tuple[int, int] | None = None
+        self._server: asyncio.Server | None = None
+        self._driver: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._interrupt: asyncio.Event | None = None
+        self._over: asyncio.Event | None = None
+        self._closed = False
+
+    # -- life cycle -------------------------------------------------------------------------------------
+    async def start(self, address: Address) -> None:
+        """Listen at `address` (port 0 picks a free port: `self.address` is the bound one) and start
+        playing: the first deal is made at once, and bots move as soon as it is their turn."""
+        self._wake, self._interrupt, self._over = asyncio.Event(), asyncio.Event(), asyncio.Event()
+        self._server, self.address = await start_server(self._handle, address)
+        self._save()
+        self._driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def serve_until_over(self) -> None:
+        """Play until the match is over, then say goodbye to every client and stop."""
+        assert self._over is not None, "start() first"
+        await self._over.wait()
+        await self.close("the match is over")
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None, "start() first"
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._server.serve_forever()
+
+    async def close(self, reason: str = "the host closed the table") -> None:
+        """Stop listening, say bye to every client, stop the driver; the match is saved as it is."""
+        if self._closed:
+            return
+        self._closed = True
+        for timer in self._timers.values():
+            timer.cancel()
+        if self._server is not None:
+            self._server.close()
+        if self._driver is not None:
+            self._driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._driver
+        connections = list(self._connections)
+        for connection in connections:
+            connection.bye(reason)
+        await asyncio.gather(*(connection.close() for connection in connections))
+        if self._server is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._server.wait_closed(), CLOSE_TIMEOUT)
+        self._save()
+        if self.address is not None and self.address.is_unix:
+            with contextlib.suppress(OSError):
+                import os
+
+                os.unlink(self.address.path)  # type: ignore[arg-type]
+
+    # -- connections ------------------------------------------------------------------------------------
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connection = Connection(reader, writer)
+        if self._closed or len(self._connections) >= MAX_CONNECTIONS:
+            connection.bye("the table takes no more connections")
+            await connection.close()
+            return
+        self._connections.add(connection)
+        try:
+            try:
+                hello = await asyncio.wait_for(read_frame(reader), HELLO_TIMEOUT)
+            except TimeoutError:
+                raise ProtocolError(f"no hello within {HELLO_TIMEOUT:g} seconds") from None
+            self._hello(connection, hello)
+            while True:
+                message = await read_frame(reader)
+                connection.spend()
+                self._dispatch(connection, message)
+        except (ConnectionClosed, Leaving, OSError):
+            pass
+        except ProtocolError as error:
+            self.on_event(f"dropped a client: {error.reason}")
+            connection.bye(error.reason)
+        finally:
+            self._connections.discard(connection)
+            self._detach(connection)
+            await connection.close()
+
+    def _hello(self, connection: Connection, message: dict[str, Any]) -> None:
+        if message["type"] != "hello":
+            raise ProtocolError(f"the first message must be hello, not {message['type']!r}")
+        try:
+            name = check_name(field(message, "name", str))
+        except ValueError as error:
+            raise ProtocolError(str(error)) from None
+        wanted = field(message, "seat", int, optional=True)
+        try:
+            seat = self.table.choose(name, wanted)
+        except SeatRefused as error:
+            raise ProtocolError(str(error)) from None
+        returning = self.table.status[seat] == "away"
+        if self.table.take(seat, name):
+            self.match.seats = self.table.seats
+            self._save()
+        timer = self._timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if self.thinking == seat:
+            self._bump()  # the player is back: the stand-in's decision is theirs to make now
+        connection.seat = seat
+        self._by_seat[seat] = connection
+        self.on_event(f"{name} {'is back' if returning else 'joined'} at seat {seat + 1}")
+        connection.send(
+            {
+                "type": "welcome",
+                "seat": seat,
+                "game": self.match.game_name,
+                "players": self.match.players,
+                "names": list(self.match.names),
+                "seats": list(self.table.labels()),
+                "options": dict(self.match.options),
+                "match_id": self.match_id,
+            }
+        )
+        self._broadcast()
+        self._kick()
+
+    def _detach(self, connection: Connection) -> None:
+        seat = connection.seat
+        if seat is None or self._by_seat.get(seat) is not connection:
+            return
+        del self._by_seat[seat]
+        self.table.leave(seat)
+        name = self.match.names[seat]
+        kept = "the seat is kept for them"
+        if self.takeover_after is not None and not self._closed:
+            loop = asyncio.get_running_loop()
+            self._timers[seat] = loop.call_later(self.takeover_after, self._take_over, seat)
+            kept += f"; a {self.takeover_level} bot plays for them after {self.takeover_after:g} s"
+        self.on_event(f"{name} left seat {seat + 1} ({kept})")
+        undo = self._undo
+        if undo is not None:
+            if undo.by == seat:
+                self._finish_undo(False, reason=f"{name} left the table")
+            else:
+                undo.waiting.discard(seat)
+                self._check_undo()
+        if not self._closed:
+            self._broadcast()
+
+    def _take_over(self, seat: int) -> None:
+        self._timers.pop(seat, None)
+        if self._closed or self.table.status[seat] != "away":
+            return
+        self.table.stand_ins.add(seat)
+        self.on_event(f"a {self.takeover_level} bot plays for {self.match.names[seat]} until they return")
+        self._broadcast()
+        self._kick()
+
+    # -- messages ---------------------------------------------------------------------------------------
+    def _dispatch(self, connection: Connection, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "move":
+            self._on_move(connection, message)
+        elif kind == "undo_request":
+            self._on_undo_request(connection)
+        elif kind == "undo_answer":
+            self._on_undo_answer(connection, field(message, "accept", bool))
+        elif kind == "bye":
+            raise Leaving()
+        elif kind == "hello":
+            raise ProtocolError("one hello per connection")
+        else:
+            raise ProtocolError(f"unknown message type {kind!r}")
+
+    def _refuse(self, connection: Connection, reason: str, rule: str | None = None) -> None:
+        message: dict[str, Any] = {"type": "refused", "reason": reason}
+        if rule is not None:
+            message["rule"] = rule
+        connection.send(message)
+
+    def _on_move(self, connection: Connection, message: dict[str, Any]) -> None:
+        try:
+            move = Move.from_data(field(message, "move", list))
+        except ValueError as error:
+            self._refuse(connection, f"that is not a move: {error}")
+            return
+        seat = connection.seat
+        state = self.match.state
+        if self._undo is not None:
+            self._refuse(connection, "an undo request is waiting for answers; moves wait until it is settled")
+            return
+        if state.over:
+            self._refuse(connection, "the match is over")
+            return
+        if state.chance or state.to_move != seat:
+            who = "the deal" if state.chance else self.match.names[state.to_move]
+            self._refuse(connection, f"it is not your turn: waiting for {who}")
+            return
+        before = self.match.state
+        try:
+            self.match.apply(move)
+        except IllegalMove as error:
+            self.on_event(f"refused {self.match.names[seat]}'s move: {error.message}")
+            self._refuse(connection, error.message, error.rule)
+            return
+        self._recorded(before, move)
+
+    def _on_undo_request(self, connection: Connection) -> None:
+        seat = connection.seat
+        assert seat is not None
+        if self._undo is not None:
+            self._refuse(connection, "an undo request is already waiting for answers")
+            return
+        if not self.match.can_undo():
+            self._refuse(connection, "there is nothing to undo")
+            return
+        others = {other for other in self.table.connected() if other != seat}
+        self._undo = PendingUndo(seat, others)
+        self._bump()
+        if others:
+            waiting = ", ".join(self.match.names[other] for other in sorted(others))
+            self.on_event(f"{self.match.names[seat]} asks to undo; waiting for {waiting}")
+            for other in others:
+                self._by_seat[other].send({"type": "undo_asked", "by": seat})
+            self._broadcast()
+        self._check_undo()
+
+    def _on_undo_answer(self, connection: Connection, accept: bool) -> None:
+        seat = connection.seat
+        undo = self._undo
+        if undo is None or seat not in undo.waiting:
+            self._refuse(connection, "no undo request is waiting for your answer")
+            return
+        if not accept:
+            self._finish_undo(False, declined_by=seat)
+            return
+        undo.waiting.discard(seat)
+        self._check_undo()
+
+    def _check_undo(self) -> None:
+        if self._undo is not None and not self._undo.waiting:
+            self._finish_undo(True)
+
+    def _finish_undo(self, accepted: bool, declined_by: int | None = None, reason: str = "") -> None:
+        undo = self._undo
+        assert undo is not None
+        self._undo = None
+        by = self.match.names[undo.by]
+        if accepted and not self.match.undo():
+            accepted, reason = False, "there is nothing to undo"
+        if accepted:
+            self._bump()
+            self._save()
+            self.on_event(f"undone at {by}'s request")
+        elif declined_by is not None:
+            self.on_event(f"{self.match.names[declined_by]} declined {by}'s undo")
+        else:
+            self.on_event(f"{by}'s undo request lapsed: {reason}")
+        result: dict[str, Any] = {"type": "undo_result", "accepted": accepted, "by": undo.by}
+        if declined_by is not None:
+            result["declined_by"] = declined_by
+        if reason:
+            result["reason"] = reason
+        for connection in self._by_seat.values():
+            connection.send(result)
+        self._broadcast()
+        self._kick()
+
+    # -- recording a change -----------------------------------------------------------------------------
+    def _recorded(self, before: Any, move: Move) -> None:
+        """After an event: note it, save, tell everyone, let the driver go on."""
+        state = self.match.state
+        self.on_event(self.match.game.describe_move(before, move, self.match.names))
+        if (state.chance or state.over) and state.round > 0:
+            scores = ", ".join(f"{name} {score}" for name, score in zip(self.match.names, state.scores, strict=True))
+            if state.over:
+                winners = " and ".join(self.match.names[seat] for seat in state.winners)
+                self.on_event(f"the match is over: {winners} won ({scores})")
+            elif not getattr(state.info, "redeal", False):
+                self.on_event(f"round {state.round} is over: {scores}")
+        self._save()
+        self._broadcast()
+        self._kick()
+
+    def _save(self) -> None:
+        if self.autosave is None:
+            return
+        try:
+            self.autosave()
+        except Exception as error:  # SaveError: one line; the match goes on
+            self.on_event(f"the match could not be saved: {error}")
+
+    def _bump(self) -> None:
+        self._generation += 1
+        if self._interrupt is not None:
+            self._interrupt.set()
+
+    def _kick(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    # -- snapshots --------------------------------------------------------------------------------------
+    def snapshot(self, seat: int) -> Snapshot:
+        """What `seat`'s client is shown now: its own view and nothing of any other seat's hand."""
+        match = self.match
+        state = match.state
+        mine = (
+            not state.chance
+            and not state.over
+            and state.to_move == seat
+            and seat not in self.table.stand_ins
+            and self._undo is None
+        )
+        return Snapshot(
+            match.view(seat),
+            match.legal_moves() if mine else (),
+            match.names,
+            self.table.labels(),
+            self.log_lines(),
+            match.cursor,
+            match.can_undo(),
+            state.to_move,
+            self.thinking,
+            tuple(sorted(self.table.stand_ins)),
+        )
+
+    def log_lines(self) -> tuple[str, ...]:
+        """The recent events in words (`describe_move` tells only what every seat saw)."""
+        match = self.match
+        describe = match.game.describe_move
+        events = match.events
+        start = max(0, match.cursor - LOG_LINES)
+        return tuple(describe(match.state_at(i), events[i], match.names) for i in range(start, match.cursor))
+
+    def _broadcast(self) -> None:
+        for seat, connection in list(self._by_seat.items()):
+            connection.send(snapshot_message(self.snapshot(seat)))
+
+    # -- the driver: deals and bots ---------------------------------------------------------------------
+    def _bot_level(self, seat: int) -> str | None:
+        if self.table.is_bot(seat):
+            return self.match.seats[seat].level
+        if seat in self.table.stand_ins:
+            return self.takeover_level
+        return None
+
+    async def _drive(self) -> None:
+        assert self._wake is not None and self._over is not None
+        while True:
+            self._wake.clear()
+            state = self.match.state
+            if state.over:
+                self._over.set()
+            elif self._undo is None and state.chance:
+                key = (self._generation, self.match.cursor)
+                if state.round > 0 and self.deal_delay > 0 and self._paused_at != key:
+                    self._paused_at = key
+                    await self._pause(self.deal_delay)
+                    continue
+                before = self.match.state
+                self.match.deal()
+                self._recorded(before, self.match.events[self.match.cursor - 1])
+                continue
+            elif self._undo is None and state.to_move is not None:
+                level = self._bot_level(state.to_move)
+                if level is not None:
+                    await self._bot_turn(state.to_move, level)
+                    continue
+            await self._wake.wait()
+
+    async def _pause(self, seconds: float) -> None:
+        assert self._interrupt is not None
+        self._interrupt.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._interrupt.wait(), seconds)
+
+    async def _bot_turn(self, seat: int, level: str) -> None:
+        assert self._interrupt is not None
+        match = self.match
+        generation = self._generation
+        view, legal = match.view(seat), match.legal_moves()
+        rng = random.Random(decision_seed(match, seat))
+        bot = get_bot(level)
+        self.thinking = seat
+        self._broadcast()
+        self._interrupt.clear()
+        thinking = asyncio.ensure_future(asyncio.to_thread(bot.choose, view, legal, rng, self.bot_budget))
+        interrupted = asyncio.ensure_future(self._interrupt.wait())
+        try:
+            await asyncio.wait({thinking, interrupted}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            interrupted.cancel()
+            self.thinking = None
+        if not thinking.done() or generation != self._generation or self._undo is not None:
+            thinking.add_done_callback(_ignore_result)  # a decision for a position that is gone
+            self._broadcast()
+            return
+        try:
+            move = thinking.result()
+        except Exception as error:
+            self.on_event(f"the {level} bot at seat {seat + 1} failed ({error}); it plays its first legal move")
+            move = legal[0]
+        before = match.state
+        try:
+            match.apply(move)
+        except IllegalMove as error:
+            self.on_event(f"the {level} bot at seat {seat + 1} chose an illegal move ({error.message})")
+            move = legal[0]
+            match.apply(move)
+        self._recorded(before, move)
+
+
+def _ignore_result(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+def decision_seed(match: Match, seat: int) -> int:
+    """A bot decision's seed: fixed by the match seed, the seat and the cursor, so a decision
+    dropped and made again (or made again after resuming the match) comes out the same."""
+    digest = hashlib.sha256(f"{match.seed}:bot:{seat}:{match.cursor}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")

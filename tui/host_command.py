@@ -1,0 +1,216 @@
+"""`dominoes host`: serve one match to players who join over the network (no interface here).
+
+The match is built (or loaded with --resume) and every argument checked before anything listens: a
+bad one is a UsageError (one line, exit status 2). Then the table server runs until the match is
+over or Ctrl+C, printing the address to join and one line per notable event; either way the match
+is saved, and a stopped one can be hosted again with --resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Any, NamedTuple
+
+# asyncio, the network and the save machinery are imported when the command runs: `dominoes` alone
+# must start fast (bench/startup.py).
+
+PROG = "dominoes"
+DEFAULT_PAUSE = 2.0
+
+
+def add_host_parser(commands: Any) -> None:
+    from core import GAME_NAMES
+    from core.bots import BOT_LEVELS
+
+    host = commands.add_parser(
+        "host",
+        help="host a match for players who join over the network",
+        description="Host a match: players join with `dominoes join ADDRESS --name NAME`.",
+    )
+    host.add_argument("--game", help=f"one of: {', '.join(GAME_NAMES)}")
+    host.add_argument("--players", type=int, help="number of players (default: as many as --seats names)")
+    host.add_argument(
+        "--seats", help=f"per seat, comma-separated: human or a bot level ({', '.join(BOT_LEVELS)}); default all human"
+    )
+    host.add_argument("--names", default="", help="player names, comma-separated (a joining player renames a seat)")
+    host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable")
+    host.add_argument("--seed", type=int, help="seed of the deals (default: a random one)")
+    where = host.add_mutually_exclusive_group()
+    where.add_argument("--port", type=int, help="TCP port to listen on (default: a free one, printed)")
+    where.add_argument("--socket", metavar="PATH", help="listen on a Unix socket at PATH instead of TCP")
+    host.add_argument("--bind", default="0.0.0.0", metavar="HOST", help="interface to listen on (default: all)")
+    host.add_argument(
+        "--takeover",
+        default="never",
+        metavar="SECONDS|never",
+        help="a bot plays for a dropped player after this many seconds, until they return (default: never)",
+    )
+    host.add_argument("--takeover-bot", default="easy", metavar="LEVEL", help="level of that bot (default: easy)")
+    host.add_argument("--budget", type=float, help="seconds per decision for searching bots (default: theirs)")
+    host.add_argument(
+        "--pause",
+        type=float,
+        default=DEFAULT_PAUSE,
+        help=f"seconds to show a finished round before the next deal (default {DEFAULT_PAUSE:g})",
+    )
+    host.add_argument(
+        "--resume", dest="resume_match", metavar="MATCH", help="host a saved match (an id or the start of one)"
+    )
+
+
+class HostPlan(NamedTuple):
+    match: Any
+    autosave: Any
+    address: Any
+    takeover: float | None
+    takeover_bot: str
+    budget: float | None
+    pause: float
+
+
+def plan(args: argparse.Namespace) -> HostPlan:
+    """Everything `host` needs, checked; ValueError (one line) for a bad argument, SaveError for a
+    save that cannot be loaded."""
+    from core.bots import get_bot
+    from net.address import tcp, unix
+    from saves.autosave import Autosave
+    from saves.store import SaveStore
+
+    takeover = _takeover(args.takeover)
+    get_bot(args.takeover_bot)
+    if args.budget is not None and not (math.isfinite(args.budget) and args.budget > 0):
+        raise ValueError(f"--budget must be a positive number of seconds, not {args.budget}")
+    if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
+        raise ValueError(f"--pause must be from 0 to 60 seconds, not {args.pause}")
+    port = 0 if args.port is None else args.port
+    address = unix(args.socket) if args.socket is not None else tcp(args.bind, port)
+    store = SaveStore()
+    if args.resume_match is not None:
+        given = [name for name in ("game", "players", "seats", "seed") if getattr(args, name) is not None]
+        if given or args.names or args.option:
+            raise ValueError("--resume takes the game, seats and options from the save; drop the other match arguments")
+        loaded = store.load(store.resolve(args.resume_match))
+        if loaded.notice:
+            print(f"{PROG} host: {loaded.notice}", file=sys.stderr)
+        match = loaded.record.match
+        if match.state.over:
+            raise ValueError(f"match {loaded.record.match_id} is over; there is nothing left to host")
+        autosave = Autosave.resume(store, loaded)
+    else:
+        match = _new_match(args)
+        autosave = Autosave(store, match)
+    if not match.humans:
+        raise ValueError("a hosted table needs at least one human seat")
+    return HostPlan(match, autosave, address, takeover, args.takeover_bot, args.budget, args.pause)
+
+
+def _takeover(text: str) -> float | None:
+    if text.strip().lower() == "never":
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise ValueError(f"--takeover is a number of seconds or 'never', not {text!r}")
+    return seconds
+
+
+def _new_match(args: argparse.Namespace) -> Any:
+    from core import get_game
+    from tui.settings import build_settings
+
+    if args.game is None:
+        raise ValueError("--game is required (or --resume MATCH)")
+    game = get_game(args.game)
+    kinds = [word.strip() for word in args.seats.split(",")] if args.seats else None
+    if args.players is not None:
+        players = game.check_players(args.players)
+    else:
+        players = game.check_players(len(kinds)) if kinds else game.min_players
+    kinds = kinds or ["human"] * players
+    if len(kinds) != players:
+        raise ValueError(f"--seats names {len(kinds)} seats for {players} players")
+    names = [name.strip() for name in args.names.split(",")] if args.names else []
+    if len(names) > players:
+        raise ValueError(f"--names gives {len(names)} names for {players} players")
+    names += [""] * (players - len(names))
+    names = [name or f"Seat {index + 1}" for index, name in enumerate(names)]  # "You" means no one here
+    options = game.parse_options(players, _option_pairs(args.option))
+    settings = build_settings(game.name, players, kinds, names, options, args.seed)
+    return settings.new_match()
+
+
+def _option_pairs(pairs: list[str]) -> dict[str, str]:
+    texts: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--option takes NAME=VALUE, not {pair!r}")
+        texts[name.strip()] = value
+    return texts
+
+
+def join_address(address: Any) -> str:
+    """The address to give the players: the machine's name when listening on every interface."""
+    import socket
+
+    if address.is_unix or address.host not in ("0.0.0.0", "::", ""):
+        return str(address)
+    return f"{socket.gethostname()}:{address.port}"
+
+
+def run_host(args: argparse.Namespace) -> int:
+    """Host the match; ValueError (one line) for a bad argument, before anything listens."""
+    import asyncio
+
+    from saves.errors import SaveError
+
+    try:
+        host_plan = plan(args)
+    except SaveError as error:
+        print(f"{PROG} host: {error}", file=sys.stderr)
+        return 1
+    return asyncio.run(_serve(host_plan))
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
+
+
+async def _serve(host_plan: HostPlan) -> int:
+    import asyncio
+
+    from core import get_game
+    from net.server import TableServer
+
+    match = host_plan.match
+    server = TableServer(
+        match,
+        autosave=host_plan.autosave,
+        takeover_after=host_plan.takeover,
+        bot_budget=host_plan.budget,
+        takeover_level=host_plan.takeover_bot,
+        deal_delay=host_plan.pause,
+        on_event=_say,
+    )
+    try:
+        await server.start(host_plan.address)
+    except OSError as error:
+        print(f"{PROG} host: cannot listen at {host_plan.address}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    where = join_address(server.address)
+    match_id = host_plan.autosave.match_id
+    _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
+    _say(f"join with: {PROG} join {where} --name NAME")
+    _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
+    try:
+        await server.serve_until_over()
+    except asyncio.CancelledError:  # Ctrl+C
+        await server.close("the host stopped the table")
+        _say(f"stopped; the match is saved: {PROG} host --resume {match_id} goes on with it")
+        return 0
+    _say(f"the match is over and saved as {match_id}")
+    return 0
