@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import DataTable, Input, Static
 
 from net.paths import tables_dir
-from net.tables import Table, TableSeat, list_tables, write_sidecar
+from net.tables import Table, TableSeat, list_tables, process_alive, write_sidecar
 from tests.tui.conftest import wait_until
 from tui.cli import main
 from tui.lobby_app import JoinRequest, LobbyApp
@@ -122,3 +122,42 @@ def test_the_lobby_command_refuses_a_bad_name_in_one_line(capsys):
     assert main(["lobby", "--name", " "]) == 2
     err = capsys.readouterr().err
     assert "--name takes 1 to 20 printable characters" in err and len(err.strip().splitlines()) == 1
+
+
+async def test_opening_a_table_starts_its_host_and_joins_its_maker_at_the_first_seat(monkeypatch):
+    from net.client import TableClient
+    from tests.net.ssh_client import remove, short_home
+    from textual.widgets import Select
+
+    home = short_home()  # a Unix socket's path must be short
+    monkeypatch.setenv("DOMINOES_HOME", str(home))
+    app = lobby()
+    tables: list[Table] = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            await pilot.pause()
+            screen = app.screen
+            screen.query_one("#game", Select).value = "moon"
+            await pilot.pause()
+            screen.query_one("#kind-1", Select).value = "human"  # an open seat
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: not app.is_running, timeout=20)
+        tables = list_tables()
+        (table,) = tables
+        assert app.return_value == JoinRequest(str(table.socket), 0)
+        assert table.game == "moon" and table.creator == "alice" and table.open_seats == 1
+        assert [seat.kind for seat in table.seats] == ["human", "open", "bot"]
+        client = await TableClient.connect(str(table.socket), "alice", 0)
+        try:
+            assert client.seat == 0 and client.game == "moon"
+            assert client.names[0] == "alice"
+        finally:
+            await client.close()
+    finally:
+        for table in tables:
+            os.kill(table.pid, 15)
+            while process_alive(table.pid):  # reaped here: the host is this process's child
+                time.sleep(0.05)
+        remove(home)
