@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from saves import Autosave, Loaded, SaveStore
     from tui.bot_process import BotProcess
     from tui.screens.table import TableScreen
+    from tui.table_model import TableModel
 
 STYLES = Path(__file__).resolve().parent / "styles"
 THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANSI ones suit 16 colours
@@ -189,11 +190,11 @@ class DominoesApp(App[None]):
             self._bot_process = BotProcess()
         return self._bot_process
 
-    def show_game_over(self, match: Match) -> None:
+    def show_game_over(self, table: Match | TableModel) -> None:
         from tui.screens.game_over import GameOverScreen
 
         self.pop_screen()  # the table
-        self.push_screen(GameOverScreen(match), self._after_game_over)
+        self.push_screen(GameOverScreen(table), self._after_game_over)
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "rematch" and self.settings is not None and self.match is not None:

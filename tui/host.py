@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from tui.bot_process import BotProcess
     from tui.preferences import Preferences
     from tui.settings import MatchSettings
+    from tui.table_model import TableModel
 
 
 class Host(Protocol):
@@ -22,7 +23,7 @@ class Host(Protocol):
 
     def start_match(self, settings: MatchSettings) -> None: ...
 
-    def show_game_over(self, match: Match) -> None: ...
+    def show_game_over(self, table: Match | TableModel) -> None: ...
 
     def leave_match(self) -> None: ...
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,33 +13,29 @@ from textual.widgets import DataTable, Footer, Static
 
 from core import Match
 from tui.presentation import high_score_wins
+from tui.table_model import TableModel, as_table
 from tui.widgets.dominoes import tile_text
 from tui.widgets.scorepad import BIDDER_MARK, WINNER_MARK, round_winners
 
 
-def revealed_hands(match: Match) -> tuple[tuple, ...]:
-    """Every hand at the end of the round (the first seat's view reveals them all)."""
-    view = match.view(0)
-    revealed = getattr(view, "revealed", None)
-    return revealed if revealed is not None else tuple(match.state.hands)
+def revealed_hands(view: Any) -> tuple[tuple, ...]:
+    """Every hand at the end of the round: the views of a finished round reveal them all."""
+    return view.revealed
 
 
-def round_headline(match: Match) -> str:
-    state = match.state
-    if match.game_name == "moon":
-        record = state.records[-1] if state.records and not state.info.redeal else None
+def round_headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
+    if game_name == "moon":
+        record = view.records[-1] if view.records and not view.redeal else None
         if record is None:
-            return f"Hand {state.round}: everyone passed"
+            return f"Hand {view.round}: everyone passed"
         outcome = "made it" if record.made else "went set"
         return (
-            f"Hand {record.hand} over: {match.names[record.bidder]} bid {record.bid} and {outcome}"
+            f"Hand {record.hand} over: {names[record.bidder]} bid {record.bid} and {outcome}"
             f" with {record.tricks[record.bidder]} tricks"
         )
-    went_out = getattr(match.view(0), "went_out", None)
-    names = match.names
-    if went_out is not None:
-        return f"Round {state.round} over: {names[went_out]} went out"
-    return f"Round {state.round} over: the game is blocked"
+    if view.went_out is not None:
+        return f"Round {view.round} over: {names[view.went_out]} went out"
+    return f"Round {view.round} over: the game is blocked"
 
 
 class RoundOverScreen(ModalScreen[str]):
@@ -48,48 +46,51 @@ class RoundOverScreen(ModalScreen[str]):
         Binding("u", "undo", "Undo", id="round.undo"),
     ]
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, table: Match | TableModel) -> None:
         super().__init__()
-        self.match = match
+        table = as_table(table)
+        self.game_name = table.game_name
+        self.names = table.names
+        self.view = table.view()  # as the round ended: a remote table may deal the next one meanwhile
+        self.match: Match | None = getattr(table, "match", None)  # a local table's whole match
 
     def compose(self) -> ComposeResult:
-        match = self.match
+        view = self.view
         with Vertical(id="round-box"):
-            yield Static(round_headline(match), id="round-headline")
+            yield Static(round_headline(self.game_name, self.names, view), id="round-headline")
             yield DataTable(id="reveal", cursor_type="none", show_cursor=False)
-            following = "hand" if match.game_name == "moon" else "round"
-            hint = "Enter: the final scores" if match.state.over else f"Enter: deal the next {following}"
+            following = "hand" if self.game_name == "moon" else "round"
+            hint = "Enter: the final scores" if view.over else f"Enter: deal the next {following}"
             yield Static(f"[dim]{hint} · u: undo the last move[/dim]", id="round-hint")
         yield Footer()
 
     def on_mount(self) -> None:
-        match = self.match
+        view = self.view
         table = self.query_one("#reveal", DataTable)
-        scores = match.state.round_scores[-1] if match.state.round_scores else (0,) * match.players
-        if match.game_name == "moon":
+        scores = view.round_scores[-1] if view.round_scores else (0,) * view.players
+        if self.game_name == "moon":
             self._moon_rows(table, scores)
             return
         table.add_columns("Player", "Tiles left", "Round", "Total")
-        winners = round_winners(scores, high_score_wins(match.game_name))
-        for seat, hand in enumerate(revealed_hands(match)):
+        winners = round_winners(scores, high_score_wins(self.game_name))
+        for seat, hand in enumerate(revealed_hands(view)):
             tiles = Text(" ").join(tile_text(tile) for tile in hand) if hand else Text("out", style="bold")
             mark = f" {WINNER_MARK}" if seat in winners else ""
-            table.add_row(match.names[seat], tiles, Text(f"{scores[seat]}{mark}"), Text(str(match.state.scores[seat])))
+            table.add_row(self.names[seat], tiles, Text(f"{scores[seat]}{mark}"), Text(str(view.scores[seat])))
         table.can_focus = False
 
     def _moon_rows(self, table: DataTable, scores: tuple[int, ...]) -> None:
         """Moon: every tile was played, so the hand is told by tricks won (MN-17, MN-18)."""
-        match = self.match
-        state = match.state
+        view = self.view
         table.add_columns("Player", "Tricks", "Hand", "Total")
-        bidder = state.records[-1].bidder if state.records else None
-        for seat in range(match.players):
-            mark = f" {BIDDER_MARK} bid {state.bid}" if seat == bidder else ""
+        bidder = view.records[-1].bidder if view.records else None
+        for seat in range(view.players):
+            mark = f" {BIDDER_MARK} bid {view.bid}" if seat == bidder else ""
             table.add_row(
-                match.names[seat],
-                Text(f"{state.taken[seat]}{mark}"),
+                self.names[seat],
+                Text(f"{view.taken[seat]}{mark}"),
                 Text(str(scores[seat])),
-                Text(str(state.scores[seat])),
+                Text(str(view.scores[seat])),
             )
         table.can_focus = False
 

@@ -1,0 +1,339 @@
+"""The table as drawn and played, for any table model: the hand, the board, the scorepad, the status
+line, the move log and the notice, and the player's keys.
+
+Everything shown comes from the viewer's `View` and the legal moves the model offers, so a table
+held in this process (tui/screens/table.py) and one held by a server (tui/screens/remote_table.py)
+look and play the same. How play goes on after a move (dealing, bots, hot seat, or waiting for the
+server) is the subclass's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from core import IllegalMove
+from core.bots.hint import hint
+from core.moves import DRAW, PASS, Discard, Draw, Move, Pass, Play
+from core.tiles import Tile
+from tui.presentation import (
+    board_kind,
+    board_marks,
+    fallback_target,
+    hand_tiles,
+    line_namer,
+    scorepad_extras,
+    status_extra,
+    status_facts,
+    targets_for,
+    tile_moves,
+)
+from tui.screens.rules import RulesScreen
+from tui.table_model import TableModel
+from tui.widgets import BoardTree, HandView, Scorepad
+from tui.widgets.move_log import MoveLog
+from tui.widgets.trick_view import TrickView
+
+DIALOG_PHASES = {"bidding": "bid", "trump": "name trump"}  # Moon's decisions made in a dialog
+LOG_LINES = 300
+
+
+class BaseTableScreen(Screen[None]):
+    # Every key of every kind of table, in one order (the footer's); a table greys or hides the
+    # ones it has no use for in check_action.
+    BINDINGS = [
+        Binding("d", "draw", "Draw", id="table.draw"),
+        Binding("p", "pass_turn", "Pass", id="table.pass"),
+        Binding("b", "decide", "Bid/trump", id="table.decide"),
+        Binding("h", "hint", "Hint", id="table.hint"),
+        Binding("u", "undo", "Undo", id="table.undo"),
+        Binding("r", "redo", "Redo", id="table.redo"),
+        Binding("s", "speed", "Speed", id="table.speed"),
+        Binding("w", "save_copy", "Save a copy", show=False, id="table.save_copy"),
+        Binding("question_mark", "rules", "Rules", key_display="?", id="table.rules"),
+        Binding("escape", "focus_hand", "Hand", show=False, id="table.hand"),
+        Binding("q", "leave", "Leave", id="table.leave"),
+    ]
+
+    def __init__(self, table: TableModel) -> None:
+        super().__init__()
+        self.table = table
+        self.thinking: int | None = None  # the bot seat that is choosing a move
+        self.waiting = False  # a dialog or another screen is up over the table
+        self._keys_state: tuple[bool, ...] = ()
+        self._board_drawn: tuple[object, ...] = ()  # what the board was last drawn for
+        self.sub_title = table.game.title
+
+    @property
+    def viewer(self) -> int:
+        """The seat whose hand is shown."""
+        return self.table.viewer
+
+    @viewer.setter
+    def viewer(self, seat: int) -> None:
+        self.table.viewer = seat
+
+    @property
+    def game_name(self) -> str:
+        return self.table.game_name
+
+    # -- layout --------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="table-main"):
+            with Vertical(id="board-area"):
+                yield from self.compose_board()
+            with Vertical(id="side"):
+                yield Scorepad(id="scorepad")
+                yield MoveLog(id="move-log")
+        yield Static(id="notice")
+        yield HandView(id="hand")
+        yield Footer(compact=True)
+
+    def compose_board(self) -> ComposeResult:
+        """The middle of the table: the layout tree for the draw games (a trick view for Moon)."""
+        if board_kind(self.game_name) == "layout":
+            yield BoardTree(id="board")
+        else:
+            yield TrickView(id="board")
+
+    def on_mount(self) -> None:
+        self.query_one(HandView).focus()
+        self.call_after_refresh(self.advance)  # once every widget of the table is in place
+
+    def advance(self) -> None:
+        """Go on until this player must decide (the subclass's flow of play)."""
+        raise NotImplementedError
+
+    # -- reading the table ---------------------------------------------------------------------
+    def human_to_move(self) -> bool:
+        return not self.waiting and self.table.human_to_move()
+
+    def legal_for_viewer(self) -> tuple[Move, ...]:
+        if self.human_to_move() and self.table.view().to_move == self.viewer:
+            return self.table.legal_moves()
+        return ()
+
+    # -- Moon's dialogs --------------------------------------------------------------------------
+    def dialog_due(self) -> bool:
+        """Moon: the human to move must bid or name trump, which is done in a dialog."""
+        return (
+            board_kind(self.game_name) == "tricks" and self.human_to_move() and self.table.view().phase in DIALOG_PHASES
+        )
+
+    def offer_dialog(self) -> None:
+        if not self.dialog_due():
+            return
+        from tui.screens.moon_dialogs import bid_dialog, trump_dialog
+
+        view = self.table.view()
+        legal = self.table.legal_moves()
+        make = bid_dialog if view.phase == "bidding" else trump_dialog
+        self.waiting = True
+        self.app.push_screen(make(view, legal, lambda: hint(view, legal)), self._after_dialog)
+
+    def _after_dialog(self, move: Move | None) -> None:
+        self.waiting = False
+        if move is None:
+            self.set_notice(f"Press b when you are ready to {DIALOG_PHASES[self.table.view().phase]}.")
+            self.refresh_keys()
+            return
+        self.play(move)
+
+    def action_decide(self) -> None:
+        self.offer_dialog()
+
+    # -- moving ----------------------------------------------------------------------------------
+    def play(self, move: Move) -> bool:
+        """Apply `move`; an illegal one shows its rule and changes nothing."""
+        try:
+            self.table.apply(move)
+        except IllegalMove as error:
+            self.refused(error.message)
+            return False
+        self.set_notice("")
+        self.moved()
+        return True
+
+    def refused(self, message: str) -> None:
+        """An illegal move: the rule and its reason, and a bell."""
+        self.set_notice(message, "illegal")
+        self.app.bell()
+
+    def moved(self) -> None:
+        """After a move was taken: the subclass goes on with play."""
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        table = self.table
+        view = table.view()
+        legal = self.legal_for_viewer()
+        hand = self.query_one(HandView)
+        playable = hand_tiles(legal)
+        hand.show(table.names[self.viewer], view.hand, playable, keep=hand.selected)
+        self.redraw_board(view, legal, hand.selected)
+        extras = scorepad_extras(self.game_name, view)
+        self.query_one(Scorepad).show(table.names, view.round_scores, view.scores, view.round or None, **extras)
+        self.redraw_status()
+        self.redraw_log()
+        self.refresh_keys()
+
+    def refresh_keys(self) -> None:
+        """Grey out the keys that do nothing now; only when that changes (the footer is rebuilt)."""
+        key = (self.human_to_move(), self.dialog_due(), self.table.can_undo(), self.table.can_redo())
+        if key != self._keys_state:
+            self._keys_state = key
+            self.refresh_bindings()
+
+    def redraw_board(self, view: Any, legal: tuple[Move, ...], selected: Tile | None) -> None:
+        self._board_drawn = (self.table.cursor, selected, self.waiting)
+        name = self.game_name
+        if board_kind(name) != "layout":
+            self.query_one(TrickView).show(view, self.table.names)
+            return
+        board = self.query_one(BoardTree)
+        board.show(view.board, board_marks(name, view, legal, selected), line_namer(name))
+
+    def status_notes(self, names: list[str]) -> list[str]:
+        """Facts a kind of table adds to the status line after whose turn it is."""
+        return []
+
+    def redraw_status(self) -> None:
+        table = self.table
+        names = [escape(name) for name in table.names]
+        view = table.view()
+        parts = status_facts(self.game_name, view)
+        if view.over:
+            parts.append("game over")
+        elif view.chance:
+            parts.append("round over")
+        elif self.thinking is not None:
+            parts.append(f"[b]{names[self.thinking]} is thinking…[/b]")
+        elif view.to_move is not None:
+            if view.to_move == self.viewer:
+                parts.append(f"[b]your turn, {names[view.to_move]}[/b]")
+            else:
+                parts.append(f"[b]{names[view.to_move]}[/b] to play")
+        parts += self.status_notes(names)
+        hands = " · ".join(f"{names[i]} {size}" for i, size in enumerate(view.hand_sizes))
+        extra = status_extra(self.game_name, view)
+        status = self.query_one("#status", Static)
+        status.update(f"{' · '.join(parts)}\nTiles in hand: {hands}" + (f" · {extra}" if extra else ""))
+        status.set_class(self.thinking is not None, "thinking")
+
+    def redraw_log(self) -> None:
+        self.query_one(MoveLog).show(self.table.log_lines(LOG_LINES))
+
+    def set_notice(self, text: str, kind: str = "") -> None:
+        notice = self.query_one("#notice", Static)
+        notice.update(Text(text))
+        notice.set_class(kind == "illegal", "illegal")
+        notice.set_class(kind == "hint", "hint")
+        notice.display = bool(text)
+
+    # -- the player's input ------------------------------------------------------------------------
+    @on(HandView.Highlighted)
+    def _tile_highlighted(self, event: HandView.Highlighted) -> None:
+        if board_kind(self.game_name) != "layout":
+            return
+        view = self.table.view()
+        if view.board is None or self._board_drawn == (self.table.cursor, event.tile, self.waiting):
+            return
+        self.redraw_board(view, self.legal_for_viewer(), event.tile)
+
+    @on(HandView.Chosen)
+    def _tile_chosen(self, event: HandView.Chosen) -> None:
+        if not self.human_to_move():
+            return
+        legal = self.table.legal_moves()
+        if board_kind(self.game_name) == "tricks":
+            if self.dialog_due():
+                self.offer_dialog()
+                return
+            # MN-11 (the discard) or MN-15 (a play); an illegal tile lets the engine say why.
+            self.play(next(iter(tile_moves(legal, event.tile)), None) or Play(event.tile))
+            return
+        ends = targets_for(legal, event.tile)
+        if len(ends) == 1:
+            self.play(Play(event.tile, ends[0]))
+        elif ends:
+            board = self.query_one(BoardTree)
+            board.focus()
+            board.focus_target(ends[0])
+            self.set_notice(f"The {event.tile} fits {len(ends)} ends: choose one on the board and press Enter.")
+        else:
+            # Let the engine say why the tile does not fit (the rule and its reason).
+            self.play(Play(event.tile, fallback_target(self.table.view().board)))
+
+    @on(BoardTree.TargetChosen)
+    def _target_chosen(self, event: BoardTree.TargetChosen) -> None:
+        tile = self.query_one(HandView).selected
+        if not self.human_to_move() or tile is None:
+            return
+        if self.play(Play(tile, event.line_id)):
+            self.query_one(HandView).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("draw", "pass_turn") and board_kind(self.game_name) == "tricks":
+            return False  # Moon has no drawing and no passing a turn
+        if action == "decide":
+            return self.dialog_due()  # shown only while a bid or trump is due
+        if action in ("draw", "pass_turn", "hint"):
+            return True if self.human_to_move() else None
+        if action == "undo":
+            return True if self.table.can_undo() else None
+        if action == "redo":
+            return True if self.table.can_redo() else None
+        return True
+
+    def action_draw(self) -> None:
+        if self.human_to_move():
+            self.play(DRAW)
+
+    def action_pass_turn(self) -> None:
+        if self.human_to_move():
+            self.play(PASS)
+
+    def action_hint(self) -> None:
+        if not self.human_to_move():
+            return
+        self.set_notice("Hint: thinking…", "hint")
+        self.find_hint(self.table.cursor, self.table.view(), self.table.legal_moves())
+
+    @work(thread=True, exclusive=True, group="hint")
+    def find_hint(self, cursor: int, view: Any, legal: tuple[Move, ...]) -> None:
+        """The hint samples deals for a fraction of a second: a thread keeps the keys answering."""
+        move, reason = hint(view, legal)
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self.show_hint, cursor, move, reason)
+
+    def show_hint(self, cursor: int, move: Move, reason: str) -> None:
+        if cursor != self.table.cursor or not self.in_play() or not self.human_to_move():
+            return  # the position changed while the hint was found
+        hand = self.query_one(HandView)
+        if type(move) in (Play, Discard):
+            hand.mark_hint(move.tile)  # type: ignore[attr-defined]
+            if board_kind(self.game_name) == "layout" and move.target is not None:  # type: ignore[attr-defined]
+                self.query_one(BoardTree).focus_target(move.target)  # type: ignore[attr-defined]
+        elif type(move) in (Draw, Pass):
+            hand.mark_hint(None)
+        self.set_notice(f"Hint: {reason}", "hint")
+
+    def in_play(self) -> bool:
+        """False once the screen is closing (the player left, the app quits)."""
+        return self.is_attached and self.is_running and bool(self.query("#notice"))
+
+    def action_rules(self) -> None:
+        self.app.push_screen(RulesScreen(self.game_name))
+
+    def action_focus_hand(self) -> None:
+        self.query_one(HandView).focus()
