@@ -125,9 +125,10 @@ def test_the_lobby_command_refuses_a_bad_name_in_one_line(capsys):
 
 
 async def test_opening_a_table_starts_its_host_and_joins_its_maker_at_the_first_seat(monkeypatch):
+    from textual.widgets import Select
+
     from net.client import TableClient
     from tests.net.ssh_client import remove, short_home
-    from textual.widgets import Select
 
     home = short_home()  # a Unix socket's path must be short
     monkeypatch.setenv("DOMINOES_HOME", str(home))
