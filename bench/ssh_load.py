@@ -9,8 +9,9 @@ the run). Every session is an asyncssh client on loopback asking for a pty (80x2
 `watch SPEED`: the lobby in bots-only mode, rounds and rematches going on unattended. Every few
 seconds each session's process tree (the lobby child of the server and anything below it) is
 measured from /proc: RSS, and PSS (shared pages divided among the processes sharing them, the
-fairer share). A session fails if its connection closes or if it sends nothing to its terminal
-during a sampling period after the first. Exit status 1 if any failed.
+fairer share). A session fails if its connection closes or if its terminal receives nothing for
+--stall seconds (at instant speed 20 sessions keep 2 cores saturated, so a session may wait a few
+seconds for the processor; the longest wait is reported). Exit status 1 if any failed.
 """
 
 from __future__ import annotations
@@ -77,8 +78,14 @@ def tree_memory(pid: int) -> tuple[int, int, int]:
     return rss, pss, len(pids)
 
 
+def plain_tail(data: bytes) -> str:
+    text = re.sub(rb"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])", b" ", data)
+    return " ".join(text.decode("utf-8", "replace").split())[-300:]
+
+
 class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def __init__(self) -> None:
+        self.tail = b""  # the last output, to say why a session failed
         self.bytes = 0
         self.writes = 0
         self.closed = False
@@ -86,6 +93,7 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: object) -> None:
         self.bytes += len(data)
         self.writes += 1
+        self.tail = (self.tail + data)[-4000:]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
@@ -111,7 +119,7 @@ def start_server(home: Path, authorized: Path, sessions: int) -> tuple[subproces
     return server, int(found.group(1))
 
 
-async def run(sessions: int, seconds: float, speed: str, every: float) -> dict[str, object]:
+async def run(sessions: int, seconds: float, speed: str, every: float, stall: float) -> dict[str, object]:
     home = Path(tempfile.mkdtemp(prefix="dm-load-"))
     key = asyncssh.generate_private_key("ssh-ed25519")
     key_path = home / "client_key"
@@ -134,21 +142,22 @@ async def run(sessions: int, seconds: float, speed: str, every: float) -> dict[s
             terminals.append(terminal)  # type: ignore[arg-type]
         opened = time.monotonic() - started
         samples: list[list[tuple[int, int, int]]] = []
-        silent = [0] * sessions  # sampling periods (after the first) with no output
         last = [0] * sessions
+        last_output = [time.monotonic()] * sessions
+        longest_silence = [0.0] * sessions
         rates: list[float] = []
         deadline = time.monotonic() + seconds
-        period = 0
         while time.monotonic() < deadline:
             await asyncio.sleep(min(every, max(0.0, deadline - time.monotonic())))
-            period += 1
             lobbies = children(server.pid)
             samples.append([tree_memory(pid) for pid in lobbies])
+            now = time.monotonic()
             for index, terminal in enumerate(terminals):
-                if period > 1 and terminal.bytes == last[index]:
-                    silent[index] += 1
+                if terminal.bytes != last[index]:
+                    last_output[index] = now
+                longest_silence[index] = max(longest_silence[index], now - last_output[index])
                 last[index] = terminal.bytes
-        failed = [i for i, t in enumerate(terminals) if t.closed or silent[i] > 0]
+        failed = [i for i, t in enumerate(terminals) if t.closed or longest_silence[i] >= stall]
         final = samples[-1] if samples else []
         alive = sum(1 for t in terminals if not t.closed)
         rates = [t.bytes / seconds / 1024 for t in terminals]
@@ -174,6 +183,8 @@ async def run(sessions: int, seconds: float, speed: str, every: float) -> dict[s
             "server_pss_mib": round(server_pss / 1024, 1),
             "output_kib_per_s": [round(rate, 1) for rate in rates],
             "writes_per_s": [round(rate, 1) for rate in writes],
+            "longest_silence_s": round(max(longest_silence), 1),
+            "failures": {index: plain_tail(terminals[index].tail) for index in failed},
         }
     finally:
         for connection in connections:
@@ -198,8 +209,11 @@ def report(result: dict[str, object]) -> str:
         f"MiB; PSS median {result['pss_mib_median']} MiB, total {result['pss_mib_total']} MiB",
         f"server process: RSS {result['server_rss_mib']} MiB, PSS {result['server_pss_mib']} MiB",
         f"terminal output per session: {min(result['output_kib_per_s'])}-{max(result['output_kib_per_s'])} KiB/s, "  # type: ignore[type-var]
-        f"{min(result['writes_per_s'])}-{max(result['writes_per_s'])} writes/s",  # type: ignore[type-var]
+        f"{min(result['writes_per_s'])}-{max(result['writes_per_s'])} writes/s; "  # type: ignore[type-var]
+        f"longest silence of a session: {result['longest_silence_s']} s",
     ]
+    for index, tail in result["failures"].items():  # type: ignore[attr-defined]
+        lines.append(f"session {index} failed; its terminal last showed: {tail}")
     return "\n".join(lines)
 
 
@@ -209,11 +223,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--speed", choices=("instant", "normal", "slow"), default="instant")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between samples (default 5)")
+    parser.add_argument(
+        "--stall", type=float, default=15.0, help="seconds without output that count as a failed session (default 15)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.sessions < 1 or args.seconds <= 0 or args.every <= 0:
         parser.error("--sessions, --seconds and --every must be positive")
-    result = asyncio.run(run(args.sessions, args.seconds, args.speed, min(args.every, args.seconds)))
+    result = asyncio.run(run(args.sessions, args.seconds, args.speed, min(args.every, args.seconds), args.stall))
     print(json.dumps(result, indent=2) if args.json else report(result))
     return 1 if result["failed"] or result["alive"] != args.sessions else 0
 

@@ -68,6 +68,7 @@ class LobbyApp(DominoesApp):
         self.watching = watch
         self.notice = notice
         self.rng = random.Random()
+        self._seen: object = None  # the screen the autopilot saw last time
 
     def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
         return LobbyScreen(self.player_name, self.notice)
@@ -95,6 +96,9 @@ class LobbyApp(DominoesApp):
         from tui.screens.round_over import RoundOverScreen
 
         screen = self.screen
+        if screen is not self._seen or not screen.is_mounted:
+            self._seen = screen  # shown for one look at least, and only once it is fully there
+            return
         if isinstance(screen, RoundOverScreen):
             screen.action_next()
         elif isinstance(screen, GameOverScreen):

@@ -15,10 +15,10 @@ FULL = os.environ.get("DOMINOES_SSH_LOAD") == "1"
 
 def test_every_session_of_the_load_run_keeps_playing():
     sessions, seconds = (20, 60) if FULL else (2, 4)
-    every = 5 if FULL else 1
+    every, stall = (5, 15) if FULL else (1, 3)
     result = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "ssh_load.py"), "--sessions", str(sessions), "--seconds", str(seconds)]
-        + ["--every", str(every), "--json"],
+        + ["--every", str(every), "--stall", str(stall), "--json"],
         capture_output=True,
         text=True,
         timeout=seconds + 120,
