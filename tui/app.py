@@ -17,6 +17,7 @@ from tui.settings import MatchSettings
 
 if TYPE_CHECKING:
     from core import Match
+    from net.client import TableClient
     from saves import Autosave, Loaded, SaveStore
     from tui.bot_process import BotProcess
     from tui.screens.table import TableScreen
@@ -44,14 +45,18 @@ class DominoesApp(App[None]):
         preferences: Preferences | None = None,
         match: Match | None = None,
         saved: Loaded | None = None,
+        remote: TableClient | None = None,
     ) -> None:
         """`start`: begin a new match at once; `match`: open this match where it stands (saved as a
-        new match); `saved`: go on with a loaded save (`dominoes --resume`)."""
+        new match); `saved`: go on with a loaded save (`dominoes --resume`); `remote`: play at the
+        table this client has joined (`dominoes join`), and end when leaving it."""
         super().__init__()
         self.preferences = preferences if preferences is not None else load_preferences()
         self.start_settings = start
         self.start_match_object = match
         self.start_saved = saved
+        self.start_remote = remote
+        self.joined = remote is not None  # a `dominoes join` session: leaving its table ends the app
         self.settings: MatchSettings | None = None
         self.match: Match | None = None
         self.last_game = GAME_NAMES[0]
@@ -73,6 +78,8 @@ class DominoesApp(App[None]):
             self.open_match(self.start_match_object)
         elif self.start_saved is not None:
             self.resume(self.start_saved)
+        elif self.start_remote is not None:
+            self.open_remote(self.start_remote)
 
     def on_unmount(self) -> None:
         if self._bot_process is not None:
@@ -104,6 +111,7 @@ class DominoesApp(App[None]):
         from saves import Autosave
         from tui.screens.table import TableScreen
 
+        self.joined = False  # a match of its own now, after any joined one
         self.autosave = autosave if autosave is not None else Autosave(self.store, match)
         self._save_failed = False
         self.settings = settings or MatchSettings(match.game_name, match.seats, dict(match.options), match.seed)
@@ -112,6 +120,17 @@ class DominoesApp(App[None]):
         while len(self.screen_stack) > 1:  # back to the title screen, at the bottom
             self.pop_screen()
         self.push_screen(TableScreen(match))
+
+    def open_remote(self, client: TableClient) -> None:
+        """Open the table of a match held by a table server, at the seat `client` has taken."""
+        from tui.screens.remote_table import RemoteTableScreen
+
+        self.autosave = None  # the server saves its match
+        self.match = None
+        self.last_game = client.game
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(RemoteTableScreen(client))
 
     def _remember_seats(self, settings: MatchSettings) -> None:
         names = list(self.preferences.names)
@@ -203,9 +222,14 @@ class DominoesApp(App[None]):
             from tui.screens.new_match import NewMatchScreen
 
             self.push_screen(NewMatchScreen(self.last_game))
+        elif self.joined:
+            self.exit()  # `dominoes join`: the match it joined is over
 
     def leave_match(self) -> None:
-        """Back to the title screen; the match is saved, to resume later."""
+        """Back to the title screen; the match is saved, to resume later. `dominoes join` ends here."""
+        if self.joined:
+            self.exit()
+            return
         self.match = None
         self.autosave = None
         while len(self.screen_stack) > 1:  # back to the title screen, at the bottom

@@ -17,6 +17,7 @@ from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS, get_bot
 from saves.errors import SaveError
 from tui.host_command import add_host_parser, run_host
+from tui.join_command import JoinUsageError, add_join_parser, run_join
 from tui.saves_commands import add_saves_parser, open_save_dir, run_saves, save_simulated
 from tui.ssh_commands import add_ssh_parsers, run_lobby, run_serve_ssh
 
@@ -98,6 +99,7 @@ def build_parser() -> ArgumentParser:
     new.add_argument("--seed", type=int, help="seed of the deals (default: a random one, shown at the end)")
     new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable")
     add_host_parser(commands)
+    add_join_parser(commands)
     add_ssh_parsers(commands)
     return parser
 
@@ -329,6 +331,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_host(args)
             except ValueError as error:
                 raise UsageError(f"{PROG} host: {error}") from None
+        if args.command == "join":
+            try:
+                return run_join(args)
+            except JoinUsageError as error:
+                raise UsageError(str(error)) from None
         if args.command == "serve-ssh":
             return run_serve_ssh(args, UsageError)
         if args.command == "lobby":

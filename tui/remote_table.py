@@ -1,0 +1,120 @@
+"""A table held by a table server (net/server.py), seen from this client's seat.
+
+All it knows is the latest `Snapshot`: its own seat's view, its legal moves when it is to move,
+the seats, the recent move lines. A move or an undo request is sent to the server and the answer
+comes back later as an event (a new snapshot, a refusal, an undo result), which the remote table
+screen reads from `client.events()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any
+
+from core import get_game
+from core.game import Game
+from core.moves import Move
+from net.client import TableClient
+from net.messages import Snapshot
+
+
+class RemoteTable:
+    """The `TableModel` of a table across the network. There is no redo: the server keeps none."""
+
+    def __init__(self, client: TableClient) -> None:
+        assert client.snapshot is not None, "a connected client has its first snapshot"
+        self.client = client
+        self.viewer = client.seat
+        self.snapshot: Snapshot = client.snapshot
+        self.changes = 0  # snapshots taken in: the change counter the screen compares
+        self.closed: str | None = None  # why the connection ended, once it has
+        self.sent = False  # a move is on its way: no second one until the server answers
+        self._game = get_game(client.game)
+        self._sending: set[asyncio.Task[None]] = set()
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def game_name(self) -> str:
+        return self._game.name
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.snapshot.names
+
+    @property
+    def players(self) -> int:
+        return self.client.players
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.snapshot.seats
+
+    @property
+    def cursor(self) -> int:
+        return self.changes
+
+    def view(self) -> Any:
+        return self.snapshot.view
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        return self.snapshot.legal if self.closed is None else ()
+
+    def human_to_move(self) -> bool:
+        """This seat is to decide: the server sends legal moves only then (and not while an undo
+        request waits for answers)."""
+        return self.closed is None and not self.sent and bool(self.snapshot.legal)
+
+    def log_lines(self, limit: int) -> list[str]:
+        return list(self.snapshot.log[-limit:])
+
+    def can_undo(self) -> bool:
+        return self.closed is None and self.snapshot.can_undo
+
+    def can_redo(self) -> bool:
+        return False
+
+    # -- changes from the server -----------------------------------------------------------------
+    def update(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self.changes += 1
+        self.sent = False
+
+    # -- asking the server -----------------------------------------------------------------------
+    def apply(self, move: Move) -> None:
+        """Send `move`; the server answers with a snapshot, or a refusal naming the rule."""
+        self.sent = True
+        self._send(self.client.send_move(move))
+
+    def undo(self) -> None:
+        """Ask the other players to agree to undo (every human at the table must)."""
+        self._send(self.client.request_undo())
+
+    def redo(self) -> None:
+        """The server keeps no redo history: nothing to do."""
+
+    def answer_undo(self, accept: bool) -> None:
+        self._send(self.client.answer_undo(accept))
+
+    def _send(self, sending: Coroutine[Any, Any, None]) -> None:
+        if self.closed is not None:
+            sending.close()
+            return
+        task = asyncio.get_running_loop().create_task(sending)
+        self._sending.add(task)
+        task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        if not task.cancelled():
+            task.exception()  # a broken connection also ends the event stream with Closed: said there
+
+    async def close(self) -> None:
+        """Leave the table; the seat stays this player's to come back to."""
+        if self.closed is None:
+            self.closed = "you left the table"
+        await self.client.close()

@@ -1,0 +1,170 @@
+"""The table of a match held by a table server: this player's seat, updated by the server.
+
+A worker reads the client's events: each snapshot redraws the table (and opens the round-over
+screen or Moon's dialogs when due); a refused move shows the rule's message, as at a local table;
+another player's undo request opens a dialog asking for this player's agreement; when the
+connection ends, one line says why and `q` leads out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from textual import work
+
+from net.client import TableClient
+from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult
+from tui.host import host
+from tui.remote_table import RemoteTable
+from tui.screens.round_over import RoundOverScreen
+from tui.screens.table_base import BaseTableScreen
+from tui.screens.undo_dialog import UndoDialog
+from tui.widgets import HandView
+
+CLOSE_TIMEOUT = 2.0
+SERVER_KEYS = frozenset({"speed", "save_copy", "redo"})  # the server's: bot pace, saving; it keeps no redo
+
+
+class RemoteTableScreen(BaseTableScreen):
+    def __init__(self, client: TableClient) -> None:
+        self.remote = RemoteTable(client)
+        super().__init__(self.remote)
+        self.undo_dialog: UndoDialog | None = None
+        self._end_shown: int | None = None  # the snapshot cursor whose round end was shown
+
+    def on_mount(self) -> None:
+        self.listen()  # Textual calls the base class's on_mount too (it focuses the hand and draws)
+
+    # -- events from the server ----------------------------------------------------------------------
+    @work(exclusive=True, group="listen")
+    async def listen(self) -> None:
+        async for event in self.remote.client.events():
+            if not self.in_play():
+                return
+            self.take(event)
+
+    def take(self, event: Snapshot | Refused | UndoAsked | UndoResult | Closed) -> None:
+        if isinstance(event, Snapshot):
+            if event is not self.remote.snapshot:  # the first one came with the welcome
+                self.remote.update(event)
+            self.advance()
+        elif isinstance(event, Refused):
+            self.remote.sent = False
+            self.refused(event.reason)
+            self.refresh_keys()
+        elif isinstance(event, UndoAsked):
+            self.ask_undo(event.by)
+        elif isinstance(event, UndoResult):
+            self.undo_settled(event)
+        else:
+            self.connection_ended(event.reason)
+
+    def advance(self) -> None:
+        """Draw the latest snapshot; open the round-over screen or a dialog if one is due."""
+        snapshot = self.remote.snapshot
+        self.thinking = snapshot.thinking
+        self.redraw()
+        view = snapshot.view
+        ended = view.over or (view.chance and view.round > 0)
+        if ended and not self.waiting and self._end_shown != snapshot.cursor:
+            self._end_shown = snapshot.cursor
+            self.waiting = True
+            self.app.push_screen(RoundOverScreen(self.remote), self._after_round)
+            return
+        self.offer_dialog()
+
+    def moved(self) -> None:
+        self.refresh_keys()  # the move is on its way: the keys wait for the server's answer
+
+    def _after_round(self, choice: str | None) -> None:
+        self.waiting = False
+        if choice == "undo":
+            self.action_undo()
+        elif self.remote.view().over:
+            host(self).show_game_over(self.remote)
+            return
+        self.advance()
+
+    def status_notes(self, names: list[str]) -> list[str]:
+        snapshot = self.remote.snapshot
+        notes = []
+        for seat, state in enumerate(snapshot.seats):
+            if state == "away":
+                covered = " (a bot plays for now)" if seat in snapshot.stand_ins else ""
+                notes.append(f"{names[seat]} is away{covered}")
+            elif state == "open":
+                notes.append(f"waiting for {names[seat]}")  # nobody has taken this seat yet
+        return notes
+
+    # -- undo by agreement ---------------------------------------------------------------------------
+    def ask_undo(self, by: int) -> None:
+        if self.undo_dialog is not None:
+            return
+        self.undo_dialog = UndoDialog(self.remote.names[by])
+        self.app.push_screen(self.undo_dialog, self._answer_undo)
+
+    def _answer_undo(self, accept: bool | None) -> None:
+        if self.undo_dialog is None:
+            return  # the request was settled without this player's answer
+        self.undo_dialog = None
+        self.remote.answer_undo(bool(accept))
+        self.set_notice("You agreed to undo; waiting for the others." if accept else "You declined the undo.")
+
+    def undo_settled(self, result: UndoResult) -> None:
+        self.close_undo_dialog()  # nobody is waiting for this answer any more
+        names = self.remote.names
+        mine = result.by == self.viewer
+        if result.accepted:
+            asked = "" if mine else f" at {names[result.by]}'s request"
+            self.set_notice(f"Undone{asked}: back to the previous decision.")
+        elif result.declined_by is not None:
+            who = "You" if result.declined_by == self.viewer else names[result.declined_by]
+            whose = "your" if mine else f"{names[result.by]}'s"
+            self.set_notice(f"{who} declined {whose} undo.")
+        else:
+            self.set_notice(f"The undo request lapsed: {result.reason or 'no reason given'}.")
+        self.query_one(HandView).focus()
+
+    def close_undo_dialog(self) -> None:
+        dialog, self.undo_dialog = self.undo_dialog, None
+        if dialog is not None and self.app.screen is dialog:
+            dialog.dismiss(False)  # its answer is no longer asked for: the callback sends nothing
+
+    def action_undo(self) -> None:
+        if not self.remote.can_undo():
+            return
+        self.remote.undo()
+        self.set_notice("Asked the other players to agree to undo…")
+
+    def action_redo(self) -> None:
+        """The server keeps no redo history (the key is hidden)."""
+
+    # -- the end of the connection -------------------------------------------------------------------
+    def connection_ended(self, reason: str) -> None:
+        if self.remote.closed is not None:
+            return  # this player left
+        self.remote.closed = reason
+        self.close_undo_dialog()
+        self.redraw()
+        self.set_notice(f"The table has closed: {reason}. Press q to leave.", "illegal")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in SERVER_KEYS:
+            return False
+        return super().check_action(action, parameters)
+
+    async def action_leave(self) -> None:
+        await self.close_connection()
+        host(self).leave_match()
+
+    async def on_unmount(self) -> None:
+        await self.close_connection()
+
+    async def close_connection(self) -> None:
+        with contextlib.suppress(TimeoutError, OSError, ConnectionError):
+            await asyncio.wait_for(self.remote.close(), CLOSE_TIMEOUT)
+
+    def refused(self, message: str) -> None:
+        super().refused(message)
+        self.query_one(HandView).focus()
