@@ -104,7 +104,7 @@ def run_lobby(args: argparse.Namespace, usage_error: type[Exception]) -> int:
         watch, notice = False, None
         command = [sys.executable, "-m", "tui.cli", "join", request.address, f"--name={player}"]
         if request.seat is not None:
-            command.append(f"--seat={request.seat}")
+            command.append(f"--seat={request.seat + 1}")  # join counts seats from 1
         code = subprocess.call(command)
         if code not in (0, 130):
             # The join said why on the terminal (one line); leave it readable before the lobby returns.
