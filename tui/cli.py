@@ -19,6 +19,7 @@ from saves.errors import SaveError
 from tui.host_command import add_host_parser, run_host
 from tui.join_command import JoinUsageError, add_join_parser, run_join
 from tui.saves_commands import add_saves_parser, open_save_dir, run_saves, save_simulated
+from tui.ssh_commands import add_ssh_parsers, run_lobby, run_serve_ssh
 
 # What a command needs beyond this is imported when the command runs: `dominoes` alone must show
 # its first frame fast (bench/startup.py).
@@ -99,6 +100,7 @@ def build_parser() -> ArgumentParser:
     new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable")
     add_host_parser(commands)
     add_join_parser(commands)
+    add_ssh_parsers(commands)
     return parser
 
 
@@ -334,6 +336,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return run_join(args)
             except JoinUsageError as error:
                 raise UsageError(str(error)) from None
+        if args.command == "serve-ssh":
+            return run_serve_ssh(args, UsageError)
+        if args.command == "lobby":
+            return run_lobby(args, UsageError)
         return run_app(args)
     except UsageError as error:
         print(error, file=sys.stderr)

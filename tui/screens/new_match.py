@@ -57,7 +57,7 @@ class NewMatchScreen(Screen[None]):
                     compact=True,
                     id="players",
                 )
-            choices = seat_choices()
+            choices = self.seat_choices()
             allowed = {value for _, value in choices}
             for seat in range(MAX_SEATS):
                 kind = prefs.seats[seat] if prefs.seats[seat] in allowed else ("human" if seat == 0 else "bot:easy")
@@ -79,6 +79,9 @@ class NewMatchScreen(Screen[None]):
                 yield Button("Start", variant="primary", compact=True, id="start")
                 yield Button("Back", compact=True, id="back")
         yield Footer()
+
+    def seat_choices(self) -> list[tuple[str, str]]:
+        return seat_choices()
 
     def _player_choices(self) -> list[tuple[str, int]]:
         game = get_game(self.game_name)

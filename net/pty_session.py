@@ -1,0 +1,311 @@
+"""One SSH session = one child process in its own pseudo-terminal.
+
+The child (the lobby interface) gets a new pty whose size and TERM come from the SSH pty request;
+bytes flow both ways between the SSH channel and the pty's master side, a window change becomes a
+TIOCSWINSZ (the kernel then signals the child), and the two ends are tied: the connection closes
+when the child exits, and the child is hung up (then killed) when the connection drops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import os
+import signal
+import struct
+import termios
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import asyncssh
+
+DEFAULT_SIZE = (80, 24)
+READ_CHUNK = 65536
+INPUT_BUFFER_LIMIT = 256 * 1024  # stop reading the client while this much input waits for the child
+KILL_AFTER = 3.0  # seconds a hung-up child gets to exit before it is killed
+DRAIN_AFTER_EXIT = 0.5  # seconds to pass on the last output of a child that has exited
+PASSED_ENVIRONMENT = frozenset({"COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR"})
+
+
+def set_window_size(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
+    columns, rows = (columns, rows) if columns > 0 and rows > 0 else DEFAULT_SIZE
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, xpixels, ypixels))
+
+
+def _become_terminal_owner() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """A new session whose controlling terminal is the pty on stdin: resize signals reach the child."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class PtyChild:
+    """A child process attached to a new pty; output and exit are reported through callbacks."""
+
+    def __init__(self, on_output: Callable[[bytes], None], on_exit: Callable[[int], None]) -> None:
+        self._on_output = on_output
+        self._on_exit = on_exit
+        self.master: int | None = None
+        self.process: asyncio.subprocess.Process | None = None
+        self._pending = bytearray()  # input not yet taken by the pty
+        self._reading = False
+        self._finished = False
+        self._watch: asyncio.Task[None] | None = None
+        self.on_input_full: Callable[[bool], None] | None = None  # True: stop sending input; False: go on
+
+    async def start(self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]) -> None:
+        master, slave = os.openpty()
+        try:
+            set_window_size(slave, *size)
+            os.set_blocking(master, False)
+            self.master = master
+            self.process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=dict(environment),
+                preexec_fn=_become_terminal_owner,
+            )
+        except BaseException:
+            os.close(master)
+            self.master = None
+            raise
+        finally:
+            os.close(slave)  # the child holds it now; the master reads EIO once the child's side is gone
+        self.resume_output()
+        self._watch = asyncio.get_running_loop().create_task(self._wait_for_exit())
+
+    # -- output: pty -> client -------------------------------------------------------------------
+    def pause_output(self) -> None:
+        if self._reading and self.master is not None:
+            asyncio.get_running_loop().remove_reader(self.master)
+            self._reading = False
+
+    def resume_output(self) -> None:
+        if not self._reading and self.master is not None and not self._finished:
+            asyncio.get_running_loop().add_reader(self.master, self._readable)
+            self._reading = True
+
+    def _readable(self) -> None:
+        assert self.master is not None
+        try:
+            data = os.read(self.master, READ_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError as error:
+            if error.errno != errno.EIO:
+                raise
+            data = b""  # Linux: every slave descriptor is closed
+        if data:
+            self._on_output(data)
+        else:
+            self.pause_output()
+
+    def _drain(self) -> None:
+        """Pass on what the child wrote before it exited."""
+        if self.master is None:
+            return
+        with contextlib.suppress(OSError):
+            while data := os.read(self.master, READ_CHUNK):
+                self._on_output(data)
+
+    # -- input: client -> pty --------------------------------------------------------------------
+    def write(self, data: bytes) -> None:
+        if self.master is None or self._finished:
+            return
+        if not self._pending:
+            try:
+                written = os.write(self.master, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                return  # the child is gone; its exit is reported by the watcher
+            data = data[written:]
+            if not data:
+                return
+            asyncio.get_running_loop().add_writer(self.master, self._writable)
+        self._pending += data
+        if len(self._pending) > INPUT_BUFFER_LIMIT and self.on_input_full is not None:
+            self.on_input_full(True)
+
+    def _writable(self) -> None:
+        assert self.master is not None
+        try:
+            written = os.write(self.master, self._pending)
+        except BlockingIOError:
+            return
+        except OSError:
+            written = len(self._pending)
+        del self._pending[:written]
+        if not self._pending:
+            asyncio.get_running_loop().remove_writer(self.master)
+            if self.on_input_full is not None:
+                self.on_input_full(False)
+
+    def resize(self, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
+        if self.master is not None and not self._finished:
+            with contextlib.suppress(OSError):
+                set_window_size(self.master, columns, rows, xpixels, ypixels)
+
+    # -- the end ---------------------------------------------------------------------------------
+    async def _wait_for_exit(self) -> None:
+        assert self.process is not None
+        code = await self.process.wait()
+        await asyncio.sleep(DRAIN_AFTER_EXIT if self._reading else 0)
+        self._drain()
+        self._close_master()
+        self._finished = True
+        self._on_exit(code)
+
+    def _close_master(self) -> None:
+        if self.master is None:
+            return
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(self.master)
+        loop.remove_writer(self.master)
+        self._reading = False
+        os.close(self.master)
+        self.master = None
+
+    async def hang_up(self) -> None:
+        """The connection dropped: hang up the child's whole session, then kill it if it lingers."""
+        process = self.process
+        if process is None or process.returncode is not None:
+            self._close_master()
+            return
+        self._signal(signal.SIGHUP)
+        self._close_master()
+        try:
+            await asyncio.wait_for(process.wait(), KILL_AFTER)
+        except TimeoutError:
+            self._signal(signal.SIGKILL)
+            await process.wait()
+
+    def _signal(self, number: int) -> None:
+        assert self.process is not None
+        try:
+            os.killpg(self.process.pid, number)  # the child leads its own process group
+        except ProcessLookupError:
+            pass
+        except PermissionError:  # not yet the group leader (still between fork and exec)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.process.pid, number)
+
+
+class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """An SSH session that runs `command(username, words)` in a pty, or refuses without one."""
+
+    def __init__(self, door: Any) -> None:
+        self.door = door  # the SSHFrontDoor: the command to run, the session count
+        self.channel: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
+        self.term_type: str | None = None
+        self.size: tuple[int, int, int, int] = (*DEFAULT_SIZE, 0, 0)
+        self.command: str | None = None
+        self.child: PtyChild | None = None
+        self.counted = False
+        self.closed = False
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[type-arg]
+        self.channel = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
+        self.term_type = term_type or "xterm-256color"
+        self.size = term_size
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self.command = command
+        return True
+
+    def session_started(self) -> None:
+        asyncio.get_running_loop().create_task(self._start())
+
+    def _refuse(self, message: str) -> None:
+        assert self.channel is not None
+        self.channel.write(f"dominoes: {message}\r\n".encode())
+        self.channel.exit(1)
+
+    async def _start(self) -> None:
+        assert self.channel is not None
+        if self.term_type is None:
+            self._refuse("this server runs an interactive interface: connect from a terminal (ssh -t)")
+            return
+        try:
+            argv = self.door.command_for(self.channel.get_extra_info("username") or "player", self.command or "")
+        except ValueError as error:
+            self._refuse(str(error))
+            return
+        if not self.door.take_session(self):
+            self._refuse(f"the server is full ({self.door.max_sessions} sessions in play); try again later")
+            return
+        self.counted = True
+        environment = dict(self.door.environment)
+        environment["TERM"] = self.term_type
+        for name, value in self.channel.get_environment().items():
+            if name in PASSED_ENVIRONMENT:
+                environment[name] = value
+        self.child = PtyChild(self._output, self._child_exited)
+        self.child.on_input_full = self._input_full
+        try:
+            await self.child.start(argv, environment, self.size)
+        except OSError as error:
+            self._release()
+            self._refuse(f"the interface could not be started ({error.strerror or error})")
+            return
+        if self.closed:  # the client left while the child was starting
+            await self.child.hang_up()
+
+    def _output(self, data: bytes) -> None:
+        if self.channel is not None and not self.closed:
+            self.channel.write(data)
+
+    def _child_exited(self, code: int) -> None:
+        self._release()
+        if self.channel is not None and not self.closed:
+            self.channel.exit(code if code >= 0 else 128 - code)
+
+    def _input_full(self, full: bool) -> None:
+        if self.channel is not None and not self.closed:
+            if full:
+                self.channel.pause_reading()
+            else:
+                self.channel.resume_reading()
+
+    def _release(self) -> None:
+        if self.counted:
+            self.counted = False
+            self.door.release_session(self)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self.child is not None:
+            self.child.write(data)
+
+    def eof_received(self) -> bool:
+        return True  # keep the channel open: the interface decides when the session ends
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self.size = (width, height, pixwidth, pixheight)
+        if self.child is not None:
+            self.child.resize(width, height, pixwidth, pixheight)
+
+    def pause_writing(self) -> None:
+        if self.child is not None:
+            self.child.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.child is not None:
+            self.child.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.child is not None and self.child.process is not None:
+            task = asyncio.get_running_loop().create_task(self.child.hang_up())
+            task.add_done_callback(lambda _: self._release())
+            self.door.track(task)
+        else:
+            self._release()

@@ -1,0 +1,115 @@
+"""An SSH client for the tests: asyncssh on loopback, with keys made for the test."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncssh
+
+from net.ssh_server import SSHFrontDoor
+
+ESCAPES = re.compile(rb"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+TIMEOUT = 30.0
+
+
+def plain(data: bytes) -> str:
+    """The terminal output without its escape sequences."""
+    return ESCAPES.sub(b"", data).decode("utf-8", "replace")
+
+
+def short_home() -> Path:
+    """A data directory with a short path: Unix socket paths are limited to ~104 bytes."""
+    return Path(tempfile.mkdtemp(prefix="dm-"))
+
+
+def make_key(path: Path) -> asyncssh.SSHKey:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key.write_private_key(path)
+    return key
+
+
+class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
+    """Collects everything the server sends."""
+
+    def __init__(self) -> None:
+        self.received = bytearray()
+        self.changed = asyncio.Event()
+        self.closed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype: object) -> None:
+        self.received += data
+        self.changed.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed.set()
+        self.changed.set()
+
+    def text(self) -> str:
+        return plain(bytes(self.received))
+
+    async def wait_for(self, words: str, timeout: float = TIMEOUT) -> None:
+        async def seen() -> None:
+            while words not in self.text():
+                if self.closed.is_set():
+                    raise AssertionError(f"closed before {words!r} appeared: {self.text()[-500:]!r}")
+                self.changed.clear()
+                await self.changed.wait()
+
+        try:
+            await asyncio.wait_for(seen(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"{words!r} did not appear: {self.text()[-500:]!r}") from None
+
+
+class Keys:
+    """A known client key (in the authorized-keys file) and a stranger's."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.known = directory / "known_key"
+        self.stranger = directory / "stranger_key"
+        key = make_key(self.known)
+        make_key(self.stranger)
+        self.authorized = directory / "authorized_keys"
+        self.authorized.write_bytes(key.export_public_key())
+
+
+@asynccontextmanager
+async def running_door(home: Path, keys: Keys, **options: object) -> AsyncIterator[SSHFrontDoor]:
+    door = SSHFrontDoor(keys.authorized, home / "ssh_host_ed25519_key", **options)  # type: ignore[arg-type]
+    await door.start("127.0.0.1", 0)
+    try:
+        yield door
+    finally:
+        await door.close()
+
+
+async def connect(door: SSHFrontDoor, key: Path | None, **options: object) -> asyncssh.SSHClientConnection:
+    return await asyncio.wait_for(
+        asyncssh.connect(
+            "127.0.0.1",
+            door.port,
+            username=str(options.pop("username", "alice")),
+            client_keys=[key] if key is not None else None,
+            known_hosts=options.pop("known_hosts", None),
+            agent_path=None,
+            **options,
+        ),
+        TIMEOUT,
+    )
+
+
+async def open_terminal(
+    connection: asyncssh.SSHClientConnection, size: tuple[int, int] = (80, 24), command: str | None = None
+) -> tuple[asyncssh.SSHClientChannel, Screen]:  # type: ignore[type-arg]
+    return await connection.create_session(Screen, command, term_type="xterm-256color", term_size=size, encoding=None)  # type: ignore[return-value]
+
+
+def remove(home: Path) -> None:
+    shutil.rmtree(home, ignore_errors=True)

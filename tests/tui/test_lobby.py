@@ -1,0 +1,164 @@
+"""The lobby that SSH sessions run: tables listed from their sidecars (stale ones removed), joining,
+opening a table, and bots watched playing unattended."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from textual.widgets import DataTable, Input, Static
+
+from net.paths import tables_dir
+from net.tables import Table, TableSeat, list_tables, process_alive, write_sidecar
+from tests.tui.conftest import wait_until
+from tui.cli import main
+from tui.lobby_app import JoinRequest, LobbyApp
+from tui.preferences import Preferences
+
+
+@pytest.fixture
+def sleeper():
+    """A live process standing in for a table's host (the listing checks that it runs and serves
+    the socket named on its command line)."""
+    processes = []
+
+    def start(socket: str) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", socket])
+        processes.append(process)
+        return process
+
+    yield start
+    for process in processes:
+        process.kill()
+        process.wait()
+
+
+def sidecar(table_id: str, pid: int, seats: tuple[TableSeat, ...], game: str = "moon") -> Table:
+    directory = tables_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    table = Table(table_id, game, seats, {}, "bob", time.time(), pid, directory / f"{table_id}.sock")
+    write_sidecar(table, directory)
+    return table
+
+
+def lobby(**options: object) -> LobbyApp:
+    return LobbyApp("alice", preferences=Preferences(bot_speed="instant"), **options)  # type: ignore[arg-type]
+
+
+SEATS = (TableSeat("human", "bob"), TableSeat("open"), TableSeat("bot", "Seat 3", "hard"))
+
+
+async def test_the_lobby_lists_live_tables_and_clears_away_stale_ones(sleeper):
+    live = sidecar("b-live", 0, SEATS)
+    host = sleeper(str(live.socket))
+    live = sidecar("b-live", host.pid, SEATS)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = sidecar("a-stale", gone.pid, SEATS)
+    stale.socket.write_text("")  # a socket file left behind
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.screen.query_one("#lobby-tables", DataTable)
+        await wait_until(pilot, lambda: grid.row_count == 1)
+        assert [str(cell) for cell in grid.get_row_at(0)[:3]] == ["Three-player Moon", "bob, open, Seat 3 (hard)", "1"]
+        assert not stale.socket.exists() and not (tables_dir() / "a-stale.json").exists()
+        await pilot.press("enter")
+    assert app.return_value == JoinRequest(str(live.socket))
+    host.kill()
+    host.wait()
+    assert list_tables() == []
+
+
+async def test_a_table_without_an_open_seat_cannot_be_joined(sleeper):
+    full = (TableSeat("human", "bob"), TableSeat("bot", "Seat 2", "easy"), TableSeat("bot", "Seat 3", "easy"))
+    table = sidecar("c-full", 0, full)
+    sidecar("c-full", sleeper(str(table.socket)).pid, full)
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.screen.query_one("#lobby-tables", DataTable)
+        await wait_until(pilot, lambda: grid.row_count == 1)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "no open seat" in str(app.screen.query_one("#lobby-notice", Static).render())
+        assert app.is_running
+
+
+async def test_an_empty_lobby_says_what_can_be_done():
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        screen = app.screen
+        assert "No tables yet" in str(screen.query_one("#lobby-empty", Static).render())
+        keys = {binding.binding.description for binding in screen.active_bindings.values() if binding.enabled}
+        assert {"New table", "Play alone", "Watch bots", "Quit"} <= keys
+        assert "Join" not in keys  # nothing to join
+
+
+async def test_watching_bots_goes_on_unattended_and_saves_nothing(private_home):
+    app = lobby(watch=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        # Past a round's end with nobody pressing a key.
+        await wait_until(pilot, lambda: app.match is not None and app.match.state.round >= 2, timeout=60)
+        await pilot.press("q")  # leave: back in the lobby
+        await pilot.pause()
+        assert app.screen.query("#lobby-tables")
+    assert not (private_home / "saves").exists() or not os.listdir(private_home / "saves")
+
+
+async def test_the_new_table_form_gives_the_first_seat_to_its_maker():
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        you = app.screen.query_one("#name-0", Input)
+        assert you.value == "alice" and you.disabled
+        assert app.screen.seat_choices()[0][1] == "human"  # an open seat for a person
+
+
+def test_the_lobby_command_refuses_a_bad_name_in_one_line(capsys):
+    assert main(["lobby", "--name", " "]) == 2
+    err = capsys.readouterr().err
+    assert "--name takes 1 to 20 printable characters" in err and len(err.strip().splitlines()) == 1
+
+
+async def test_opening_a_table_starts_its_host_and_joins_its_maker_at_the_first_seat(monkeypatch):
+    from textual.widgets import Select
+
+    from net.client import TableClient
+    from tests.net.ssh_client import remove, short_home
+
+    home = short_home()  # a Unix socket's path must be short
+    monkeypatch.setenv("DOMINOES_HOME", str(home))
+    app = lobby()
+    tables: list[Table] = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            await pilot.pause()
+            screen = app.screen
+            screen.query_one("#game", Select).value = "moon"
+            await pilot.pause()
+            screen.query_one("#kind-1", Select).value = "human"  # an open seat
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await wait_until(pilot, lambda: not app.is_running, timeout=20)
+        tables = list_tables()
+        (table,) = tables
+        assert app.return_value == JoinRequest(str(table.socket), 0)
+        assert table.game == "moon" and table.creator == "alice" and table.open_seats == 1
+        assert [seat.kind for seat in table.seats] == ["human", "open", "bot"]
+        client = await TableClient.connect(str(table.socket), "alice", 0)
+        try:
+            assert client.seat == 0 and client.game == "moon"
+            assert client.names[0] == "alice"
+        finally:
+            await client.close()
+    finally:
+        for table in tables:
+            os.kill(table.pid, 15)
+            while process_alive(table.pid):  # reaped here: the host is this process's child
+                time.sleep(0.05)
+        remove(home)

@@ -1,0 +1,119 @@
+"""The lobby application: what an SSH connection runs (`dominoes lobby --name NAME`).
+
+It is the whole interface with the lobby in place of the title screen: tables to join or open,
+a match alone against bots, or bots watched playing on their own. Joining a table ends this app
+with a `JoinRequest`; `dominoes lobby` then runs `dominoes join` in the same terminal and comes
+back to the lobby afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from core import GAME_NAMES
+from tui.app import STYLES, DominoesApp
+from tui.preferences import Preferences, load_preferences
+from tui.screens.lobby import LobbyScreen
+from tui.settings import MatchSettings, build_settings
+
+if TYPE_CHECKING:
+    from tui.screens.table import TableScreen
+
+AUTOPILOT_EVERY = 0.25  # seconds between looks for a round-over or game-over screen to go past
+WATCH_LEVELS = ("easy", "easy", "easy", "random")
+
+
+@dataclass(frozen=True)
+class JoinRequest:
+    """The lobby's answer: join the table at `address` (at `seat`, or the first free one)."""
+
+    address: str
+    seat: int | None = None
+
+
+def watch_settings(rng: random.Random) -> MatchSettings:
+    """A match of bots only, in a game picked at random, for watching."""
+    game = rng.choice(GAME_NAMES)
+    from core import get_game
+
+    players = get_game(game).min_players if game == "moon" else 4
+    kinds = [f"bot:{WATCH_LEVELS[seat % len(WATCH_LEVELS)]}" for seat in range(players)]
+    return build_settings(game, players, kinds, seed=rng.randrange(1, 1_000_000))
+
+
+class LobbyApp(DominoesApp):
+    CSS_PATH: ClassVar = [*DominoesApp.CSS_PATH, STYLES / "lobby.tcss"]
+    TITLE = "Dominoes lobby"
+
+    def __init__(
+        self,
+        player_name: str,
+        *,
+        watch: bool = False,
+        speed: str | None = None,
+        notice: str | None = None,
+        preferences: Preferences | None = None,
+    ) -> None:
+        prefs = preferences if preferences is not None else load_preferences()
+        prefs = replace(
+            prefs,
+            names=(player_name, *prefs.names[1:]),
+            seats=("human", *prefs.seats[1:]),
+            bot_speed=speed or prefs.bot_speed,
+        )
+        super().__init__(preferences=prefs)
+        self.player_name = player_name
+        self.watching = watch
+        self.notice = notice
+        self.rng = random.Random()
+        self._seen: object = None  # the screen the autopilot saw last time
+
+    def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
+        return LobbyScreen(self.player_name, self.notice)
+
+    def on_mount(self) -> None:
+        self.set_interval(AUTOPILOT_EVERY, self._autopilot)
+        if self.watching:
+            self.watch()
+
+    def set_preferences(self, **changes: Any) -> None:
+        """Kept for this session only: one data directory serves everyone who comes in over SSH,
+        and one player's theme or names are not another's."""
+        self.preferences = replace(self.preferences, **changes)
+
+    # -- watching bots ---------------------------------------------------------------------------
+    def watch(self) -> None:
+        self.watching = True
+        self.start_match(watch_settings(self.rng))
+
+    def _autopilot(self) -> None:
+        """While watching, nobody presses Enter: rounds go on and a finished match is replayed."""
+        if not self.watching:
+            return
+        from tui.screens.game_over import GameOverScreen
+        from tui.screens.round_over import RoundOverScreen
+
+        screen = self.screen
+        if screen is not self._seen or not screen.is_mounted:
+            self._seen = screen  # shown for one look at least, and only once it is fully there
+            return
+        if isinstance(screen, RoundOverScreen):
+            screen.action_next()
+        elif isinstance(screen, GameOverScreen):
+            self.pop_screen()
+            self.watch()
+
+    def on_table_screen_match_changed(self, message: TableScreen.MatchChanged) -> None:
+        if self.watching:
+            message.prevent_default()  # a watched match is not saved
+            self.match = message.match
+
+    def leave_match(self) -> None:
+        self.watching = False
+        super().leave_match()
+
+    # -- joining ---------------------------------------------------------------------------------
+    def join(self, address: str, seat: int | None = None) -> None:
+        self.exit(JoinRequest(address, seat))
