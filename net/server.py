@@ -113,7 +113,9 @@ class PendingUndo:
 class TableServer:
     """Hosts `match` at an address. `takeover_after`: seconds after which a bot of `takeover_level`
     plays for a dropped player until they return (None: never). `bot_budget`: seconds per bot
-    decision (None: each bot's own). `on_event` receives one line per notable event."""
+    decision (None: each bot's own). `on_event` receives one line per notable event; `on_seats` the
+    names and seat labels whenever they change. `idle_close_after`: seconds with no player connected
+    after which the table closes, the match saved (None: never)."""
 
     def __init__(
         self,
@@ -125,6 +127,8 @@ class TableServer:
         takeover_level: str = "easy",
         deal_delay: float = 0.0,
         on_event: Callable[[str], None] | None = None,
+        on_seats: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
+        idle_close_after: float | None = None,
     ) -> None:
         get_bot(takeover_level)  # ValueError for an unknown level, before anything starts
         self.match = match
@@ -134,6 +138,11 @@ class TableServer:
         self.takeover_level = takeover_level
         self.deal_delay = deal_delay
         self.on_event = on_event or (lambda line: None)
+        self.on_seats = on_seats
+        self.idle_close_after = idle_close_after
+        self.end_reason = "the match is over"
+        self._seats_told: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        self._idle_timer: asyncio.TimerHandle | None = None
         self.table = SeatTable(match.seats)
         self.address: Address | None = None
         self.thinking: int | None = None
@@ -158,13 +167,16 @@ class TableServer:
         self._wake, self._interrupt, self._over = asyncio.Event(), asyncio.Event(), asyncio.Event()
         self._server, self.address = await start_server(self._handle, address)
         self._save()
+        self._tell_seats()
+        self._watch_idle()
         self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def serve_until_over(self) -> None:
-        """Play until the match is over, then say goodbye to every client and stop."""
+        """Play until the match is over (or the table stood idle too long: see `end_reason`), then
+        say goodbye to every client and stop."""
         assert self._over is not None, "start() first"
         await self._over.wait()
-        await self.close("the match is over")
+        await self.close(self.end_reason)
 
     async def serve_forever(self) -> None:
         assert self._server is not None, "start() first"
@@ -178,6 +190,8 @@ class TableServer:
         self._closed = True
         for timer in self._timers.values():
             timer.cancel()
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
         if self._server is not None:
             self._server.close()
         if self._driver is not None:
@@ -249,6 +263,7 @@ class TableServer:
             self._bump()  # the player is back: the stand-in's decision is theirs to make now
         connection.seat = seat
         self._by_seat[seat] = connection
+        self._watch_idle()
         self.on_event(f"{name} {'is back' if returning else 'joined'} at seat {seat + 1}")
         connection.send(
             {
@@ -271,6 +286,7 @@ class TableServer:
             return
         del self._by_seat[seat]
         self.table.leave(seat)
+        self._watch_idle()
         name = self.match.names[seat]
         kept = "the seat is kept for them"
         if self.takeover_after is not None and not self._closed:
@@ -476,6 +492,31 @@ class TableServer:
     def _broadcast(self) -> None:
         for seat, connection in list(self._by_seat.items()):
             connection.send(snapshot_message(self.snapshot(seat)))
+        self._tell_seats()
+
+    def _tell_seats(self) -> None:
+        seats = (self.match.names, self.table.labels())
+        if self.on_seats is not None and seats != self._seats_told:
+            self._seats_told = seats
+            self.on_seats(*seats)
+
+    def _watch_idle(self) -> None:
+        """Start the idle clock when the last player leaves (or nobody has come yet); stop it when
+        someone is at the table."""
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+        if self.idle_close_after is None or self._by_seat or self._closed:
+            return
+        self._idle_timer = asyncio.get_running_loop().call_later(self.idle_close_after, self._close_idle)
+
+    def _close_idle(self) -> None:
+        self._idle_timer = None
+        if self._closed or self._by_seat or self._over is None:
+            return
+        self.end_reason = f"nobody was at the table for {self.idle_close_after:g} seconds"
+        self.on_event(f"closing: {self.end_reason}")
+        self._over.set()
 
     # -- the driver: deals and bots ---------------------------------------------------------------------
     def _bot_level(self, seat: int) -> str | None:

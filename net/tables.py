@@ -9,6 +9,7 @@ stale and is removed, with its socket, by the next listing.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import secrets
@@ -26,6 +27,9 @@ SIDECAR_VERSION = 1
 SIDECAR_SUFFIX = ".json"
 SOCKET_SUFFIX = ".sock"
 LOG_SUFFIX = ".log"
+STATUS_SUFFIX = ".seats"  # kept up to date by the host: who sits where now
+MAX_STATUS = 16 * 1024
+IDLE_CLOSE = 3600  # seconds a lobby's table stays open with nobody connected (the match is saved)
 MAX_SIDECAR = 64 * 1024
 MAX_TABLES = 200  # a listing reads at most this many sidecars
 MAX_SOCKET_PATH = 104  # sun_path is 108 bytes on Linux, 104 on the BSDs
@@ -57,9 +61,24 @@ class Table:
     created: float
     pid: int
     socket: Path
+    live: tuple[tuple[str, str], ...] | None = None  # per seat, from the host: (name, "human"/"away"/"open"/level)
+
+    def seat_texts(self) -> tuple[str, ...]:
+        """Each seat as the lobby shows it: live from the host where it has said, else as opened."""
+        if self.live is None:
+            return tuple(seat.describe() for seat in self.seats)
+        texts = []
+        for (name, label), seat in zip(self.live, self.seats, strict=True):
+            if seat.kind == "bot":
+                texts.append(seat.describe())
+            else:
+                texts.append({"open": "open", "human": name, "away": f"{name} (away)"}.get(label, f"{name} ({label})"))
+        return tuple(texts)
 
     @property
     def open_seats(self) -> int:
+        if self.live is not None:
+            return sum(1 for _, label in self.live if label == "open")
         return sum(1 for seat in self.seats if seat.kind == "open")
 
     def to_data(self) -> dict[str, Any]:
@@ -121,7 +140,7 @@ def process_alive(pid: int, socket: Path | None = None) -> bool:
 
 
 def _remove(table_id: str, directory: Path) -> None:
-    for suffix in (SIDECAR_SUFFIX, SOCKET_SUFFIX, LOG_SUFFIX):
+    for suffix in (SIDECAR_SUFFIX, SOCKET_SUFFIX, LOG_SUFFIX, STATUS_SUFFIX):
         with contextlib.suppress(OSError):
             (directory / f"{table_id}{suffix}").unlink()
 
@@ -151,7 +170,8 @@ def list_tables(directory: Path | None = None) -> list[Table]:
         if not process_alive(table.pid, table.socket):
             _remove(table.table_id, directory)
             continue
-        tables.append(table)
+        live = read_seat_status(directory / f"{table.table_id}{STATUS_SUFFIX}", len(table.seats))
+        tables.append(dataclasses.replace(table, live=live) if live is not None else table)
         if len(tables) >= MAX_TABLES:
             break
     return sorted(tables, key=lambda t: (t.created, t.table_id))
@@ -169,13 +189,43 @@ def write_sidecar(table: Table, directory: Path) -> Path:
     return path
 
 
+def write_seat_status(path: str | Path, names: Sequence[str], labels: Sequence[str]) -> None:
+    """The host's word on who sits where, replaced atomically (a lobby may read it at any time)."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(json.dumps({"version": SIDECAR_VERSION, "names": list(names), "seats": list(labels)}))
+    os.replace(temporary, path)
+
+
+def read_seat_status(path: Path, players: int) -> tuple[tuple[str, str], ...] | None:
+    """Each seat's (name, label) as a host last wrote them, or None if there are none (yet) or they
+    make no sense."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_STATUS + 1)
+        if len(raw) > MAX_STATUS:
+            return None
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != SIDECAR_VERSION:
+        return None
+    names, labels = data.get("names"), data.get("seats")
+    for texts in (names, labels):
+        if not isinstance(texts, list) or len(texts) != players or not all(isinstance(x, str) for x in texts):
+            return None
+    return tuple(zip(names, labels, strict=True))  # type: ignore[arg-type]
+
+
 def host_argv(
     game: str, seats: Sequence[TableSeat], options: Mapping[str, Any], socket: Path, seed: int | None = None
 ) -> list[str]:
     """`dominoes host` for a table: the seats taken and open are the ones people play."""
     kinds = ",".join(seat.level or "easy" if seat.kind == "bot" else "human" for seat in seats)
     names = ",".join(seat.name or "" if seat.kind != "open" else "" for seat in seats)
+    status = socket.with_suffix(STATUS_SUFFIX)
     argv = [sys.executable, "-m", "tui.cli", "host", "--game", game, "--seats", kinds, "--socket", str(socket)]
+    argv += ["--status", str(status), "--idle-close", str(IDLE_CLOSE)]
     if names.strip(","):
         argv += ["--names", names]
     for name, value in options.items():

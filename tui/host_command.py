@@ -56,6 +56,15 @@ def add_host_parser(commands: Any) -> None:
         help=f"seconds to show a finished round before the next deal (default {DEFAULT_PAUSE:g})",
     )
     host.add_argument(
+        "--idle-close",
+        default="never",
+        metavar="SECONDS|never",
+        help="close the table (the match saved) after this many seconds with no player connected (default: never)",
+    )
+    host.add_argument(
+        "--status", metavar="PATH", help="keep a JSON file at PATH saying who sits where (for a lobby to show)"
+    )
+    host.add_argument(
         "--resume", dest="resume_match", metavar="MATCH", help="host a saved match (an id or the start of one)"
     )
 
@@ -68,6 +77,8 @@ class HostPlan(NamedTuple):
     takeover_bot: str
     budget: float | None
     pause: float
+    idle_close: float | None
+    status: str | None
 
 
 def plan(args: argparse.Namespace) -> HostPlan:
@@ -78,7 +89,8 @@ def plan(args: argparse.Namespace) -> HostPlan:
     from saves.autosave import Autosave
     from saves.store import SaveStore
 
-    takeover = _takeover(args.takeover)
+    takeover = _seconds_or_never("--takeover", args.takeover)
+    idle_close = _seconds_or_never("--idle-close", args.idle_close)
     get_bot(args.takeover_bot)
     if args.budget is not None and not (math.isfinite(args.budget) and args.budget > 0):
         raise ValueError(f"--budget must be a positive number of seconds, not {args.budget}")
@@ -103,10 +115,12 @@ def plan(args: argparse.Namespace) -> HostPlan:
         autosave = Autosave(store, match)
     if not match.humans:
         raise ValueError("a hosted table needs at least one human seat")
-    return HostPlan(match, autosave, address, takeover, args.takeover_bot, args.budget, args.pause)
+    return HostPlan(
+        match, autosave, address, takeover, args.takeover_bot, args.budget, args.pause, idle_close, args.status
+    )
 
 
-def _takeover(text: str) -> float | None:
+def _seconds_or_never(flag: str, text: str) -> float | None:
     if text.strip().lower() == "never":
         return None
     try:
@@ -114,7 +128,7 @@ def _takeover(text: str) -> float | None:
     except ValueError:
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds >= 0):
-        raise ValueError(f"--takeover is a number of seconds or 'never', not {text!r}")
+        raise ValueError(f"{flag} is a number of seconds or 'never', not {text!r}")
     return seconds
 
 
@@ -185,8 +199,18 @@ async def _serve(host_plan: HostPlan) -> int:
 
     from core import get_game
     from net.server import TableServer
+    from net.tables import write_seat_status
 
     match = host_plan.match
+    status = host_plan.status
+
+    def tell_seats(names: tuple[str, ...], labels: tuple[str, ...]) -> None:
+        if status is not None:
+            try:
+                write_seat_status(status, names, labels)
+            except OSError as error:
+                _say(f"could not write the seat status to {status}: {error.strerror or error}")
+
     server = TableServer(
         match,
         autosave=host_plan.autosave,
@@ -195,6 +219,8 @@ async def _serve(host_plan: HostPlan) -> int:
         takeover_level=host_plan.takeover_bot,
         deal_delay=host_plan.pause,
         on_event=_say,
+        on_seats=tell_seats,
+        idle_close_after=host_plan.idle_close,
     )
     try:
         await server.start(host_plan.address)
@@ -212,5 +238,8 @@ async def _serve(host_plan: HostPlan) -> int:
         await server.close("the host stopped the table")
         _say(f"stopped; the match is saved: {PROG} host --resume {match_id} goes on with it")
         return 0
-    _say(f"the match is over and saved as {match_id}")
+    if match.state.over:
+        _say(f"the match is over and saved as {match_id}")
+    else:
+        _say(f"closed ({server.end_reason}); the match is saved: {PROG} host --resume {match_id} goes on with it")
     return 0

@@ -42,6 +42,7 @@ def home(tmp_path, monkeypatch):
         (["--game", "moon", "--port", "1", "--socket", "/tmp/x.sock"], "not allowed with"),
         (["--game", "moon", "--takeover", "soon"], "--takeover is a number of seconds or 'never'"),
         (["--game", "moon", "--takeover", "-3"], "--takeover is a number of seconds or 'never'"),
+        (["--game", "moon", "--idle-close", "later"], "--idle-close is a number of seconds or 'never'"),
         (["--game", "moon", "--takeover-bot", "wizard"], "unknown bot level"),
         (["--game", "moon", "--budget", "0"], "--budget must be a positive number"),
         (["--game", "moon", "--pause", "nan"], "--pause must be from 0 to 60"),

@@ -99,7 +99,12 @@ async def test_new_match_form_follows_the_player_count_and_refuses_bad_options()
         assert isinstance(screen, NewMatchScreen)
         screen.query_one("#option-rounds", Input).value = "7"
         screen.query_one("#players", Select).value = 6
-        await pilot.pause()
+        # The options are rebuilt by an awaited handler: on a busy machine that takes more than one
+        # pause, so wait (boundedly) for the rebuilt row before looking.
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if screen.query("#option-centre_trains") and screen.query_one("#option-centre_trains", Input).value == "6":
+                break
         shown = [screen.query_one(f"#seat-row-{seat}").display for seat in range(8)]
         assert shown == [True] * 6 + [False] * 2
         # centre_trains runs from the player count up, so its default follows the count.

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from rich.markup import escape
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -85,7 +86,7 @@ class LobbyScreen(Screen[None]):
         grid.clear()
         now = time.time()
         for table in tables:
-            seats = ", ".join(seat.describe() for seat in table.seats)
+            seats = Text(", ".join(table.seat_texts()))  # names are the players' own: never markup
             grid.add_row(
                 GAME_TITLES.get(table.game, table.game),
                 seats,
