@@ -15,6 +15,8 @@ from typing import Any
 
 import msgpack
 
+from saves.plain_data import msgpack_error_reason, plain_data_problem
+
 PROTOCOL_VERSION = 1
 MAX_FRAME = 256 * 1024  # a snapshot of the largest table (eight players, double-nine) is under 10 KB
 MAX_STRING = 1024
@@ -23,7 +25,6 @@ MAX_MAP = 64
 MAX_DEPTH = 10  # message > view > layout > lines > line > tiles: 6 levels today
 
 HEADER = struct.Struct(">I")
-_SCALARS = (int, str, bool, type(None))
 
 
 class ProtocolError(Exception):
@@ -91,8 +92,10 @@ def decode_body(body: bytes) -> dict[str, Any]:
             max_map_len=MAX_MAP,
         )
     except Exception as error:  # msgpack reports bad input with several exception types
-        raise ProtocolError(f"a frame is not valid msgpack ({_msgpack_reason(error)})") from None
-    check_plain(message)
+        raise ProtocolError(f"a frame is not valid msgpack ({msgpack_error_reason(error, 'message')})") from None
+    problem = plain_data_problem(message, MAX_DEPTH)
+    if problem is not None:
+        raise ProtocolError(f"a frame {problem}, which no message does")
     if type(message) is not dict:
         raise ProtocolError("a frame holds something other than a map")
     version = message.get("v")
@@ -102,49 +105,6 @@ def decode_body(body: bytes) -> dict[str, Any]:
     if type(kind) is not str or not kind:
         raise ProtocolError("a message has no type")
     return message
-
-
-def check_plain(value: Any) -> None:
-    """Refuse nesting deeper than MAX_DEPTH and anything but maps with string keys, lists, ints,
-    strings, booleans and nil. Level by level, so no input can exhaust the interpreter's stack."""
-    level = [value]
-    depth = 0
-    while level:
-        depth += 1
-        deeper: list[Any] = []
-        for item in level:
-            kind = type(item)
-            if kind is dict:
-                if any(type(key) is not str for key in item):
-                    raise ProtocolError("a frame has a map key that is not a string")
-                children = item.values()
-            elif kind is list:
-                children = item
-            elif kind in _SCALARS:
-                continue
-            else:
-                raise ProtocolError(f"a frame holds a {kind.__name__}, which no message does")
-            if depth > MAX_DEPTH:
-                raise ProtocolError(f"a frame nests lists or maps deeper than {MAX_DEPTH} levels")
-            for child in children:
-                if type(child) is not int:
-                    deeper.append(child)
-        level = deeper
-
-
-def _msgpack_reason(error: Exception) -> str:
-    if isinstance(error, msgpack.ExtraData):
-        return "extra bytes after the message"
-    if isinstance(error, msgpack.StackError):
-        return "nested too deeply"
-    if isinstance(error, UnicodeDecodeError):
-        return "a string is not valid UTF-8"
-    text = str(error).strip()
-    if not text or isinstance(error, msgpack.FormatError):
-        return "a byte that starts no msgpack value"
-    if text == "Unpack failed: incomplete input":
-        return "it ends in the middle of a value"
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 # -- reading a message's fields ------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import msgpack
 
 from core.version import APP_VERSION
 from saves.errors import SaveError
+from saves.plain_data import kind_name, msgpack_error_reason, plain_data_problem
 
 MAGIC = b"\x89DOM\r\n\x1a\n"  # a high byte and CR LF, as in PNG: a text-mode copy mangles it visibly
 MAX_FILE_SIZE = 1 << 20  # a ten-round 8-player match is about 5 KB; the longest matches stay far below
@@ -36,7 +37,6 @@ MAX_DEPTH = 8  # body map > events > event > a deal's hands > one hand: 5 levels
 
 _FORMAT = struct.Struct(">HB")
 _CHECKSUM = struct.Struct(">I")
-_SCALARS = (int, str, bool, type(None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,64 +106,10 @@ def unpack_body(body: bytes) -> dict[str, Any]:
             max_map_len=MAX_MAP,
         )
     except Exception as error:  # msgpack reports bad input with several exception types
-        raise SaveError(f"the file's body is not valid msgpack ({_msgpack_reason(error)})") from None
-    check_plain(value)
+        raise SaveError(f"the file's body is not valid msgpack ({msgpack_error_reason(error, 'body')})") from None
+    problem = plain_data_problem(value, MAX_DEPTH)
+    if problem is not None:
+        raise SaveError(f"the file's body {problem}, which a save never does")
     if type(value) is not dict:
-        raise SaveError(f"the file's body is a {_kind(value)}, not a map")
+        raise SaveError(f"the file's body is a {kind_name(value)}, not a map")
     return value
-
-
-def check_plain(value: Any) -> None:
-    """Refuse nesting deeper than MAX_DEPTH and anything but maps with string keys, lists, ints,
-    strings, booleans and nil. Level by level, so no input can exhaust the interpreter's stack."""
-    level = [value]
-    depth = 0
-    while level:
-        depth += 1
-        deeper: list[Any] = []
-        for item in level:
-            kind = type(item)
-            if kind is dict:
-                if any(type(key) is not str for key in item):
-                    raise SaveError("the file's body has a map key that is not a string")
-                children = item.values()
-            elif kind is list:
-                children = item
-            elif kind in _SCALARS:
-                continue
-            else:
-                raise SaveError(f"the file's body holds a {_kind(item)}, which a save never does")
-            if depth > MAX_DEPTH:
-                raise SaveError(f"the file's body nests lists or maps deeper than a save does ({MAX_DEPTH} levels)")
-            for child in children:
-                if type(child) is not int:  # most of a body is tiles: skip them quickly
-                    deeper.append(child)
-        level = deeper
-
-
-def _kind(value: Any) -> str:
-    return {
-        dict: "map",
-        list: "list",
-        int: "number",
-        str: "string",
-        bool: "boolean",
-        float: "floating-point number",
-        bytes: "binary string",
-        type(None): "nil",
-    }.get(type(value), type(value).__name__)
-
-
-def _msgpack_reason(error: Exception) -> str:
-    if isinstance(error, msgpack.ExtraData):
-        return "extra bytes after the body"
-    if isinstance(error, msgpack.StackError):
-        return "nested too deeply"
-    if isinstance(error, UnicodeDecodeError):
-        return "a string is not valid UTF-8"
-    text = str(error).strip()
-    if not text or isinstance(error, msgpack.FormatError):
-        return "a byte that starts no msgpack value"
-    if text == "Unpack failed: incomplete input":
-        return "it ends in the middle of a value"
-    return text if len(text) <= 80 else text[:77] + "..."
