@@ -105,11 +105,12 @@ def build_parser() -> ArgumentParser:
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """`--option NAME=VALUE` arguments as a dict of texts; ValueError (one line) for a malformed one."""
     texts: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise UsageError(f"{PROG}: --option takes NAME=VALUE, not {pair!r}")
+            raise ValueError(f"--option takes NAME=VALUE, not {pair!r}")
         texts[name.strip()] = value
     return texts
 

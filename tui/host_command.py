@@ -134,6 +134,7 @@ def _seconds_or_never(flag: str, text: str) -> float | None:
 
 def _new_match(args: argparse.Namespace) -> Any:
     from core import get_game
+    from tui.cli import parse_option_pairs
     from tui.settings import build_settings
 
     if args.game is None:
@@ -152,19 +153,9 @@ def _new_match(args: argparse.Namespace) -> Any:
         raise ValueError(f"--names gives {len(names)} names for {players} players")
     names += [""] * (players - len(names))
     names = [name or f"Seat {index + 1}" for index, name in enumerate(names)]  # "You" means no one here
-    options = game.parse_options(players, _option_pairs(args.option))
+    options = game.parse_options(players, parse_option_pairs(args.option))
     settings = build_settings(game.name, players, kinds, names, options, args.seed)
     return settings.new_match()
-
-
-def _option_pairs(pairs: list[str]) -> dict[str, str]:
-    texts: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"--option takes NAME=VALUE, not {pair!r}")
-        texts[name.strip()] = value
-    return texts
 
 
 def join_address(address: Any) -> str:
