@@ -4,8 +4,8 @@ Every decision samples worlds consistent with the bot's view (the other hands, t
 discard). Bids, discards, trump and early plays are judged by playing each candidate out in every
 world with the easy players' rules of thumb (so each bid is tried against sampled hands and widows,
 and each trump is tried as the hand would go with it). Once few tricks remain, each world is solved
-exactly instead: an alpha-beta search in which the bot maximises its points for the hand and the
-other two minimise them (the cautious assumption that they play together against it).
+exactly instead: an alpha-beta search over the rest of the hand between the bot and whoever plays
+against it (see `solve`).
 """
 
 from __future__ import annotations
@@ -16,35 +16,39 @@ from typing import Any
 
 from core.bots.clock import Clock
 from core.bots.evaluation import round_value
-from core.bots.rollout import play_out_round
+from core.bots.rollout import POLICIES, play_out_round
 from core.games.moon import GAME as MOON
 from core.games.moon import PLAYING, TRICKS
 from core.moves import Move
 
 SOLVE_TRICKS = 3  # solve exactly once this many tricks are left to play
+PARTNER_POLICY = POLICIES["moon"]
 
 
-def hand_points(state: Any, seat: int) -> float:
-    """`seat`'s points from the hand that has just ended in `state`."""
-    return state.info.records[-1].points[seat]
-
-
-def solve(state: Any, seat: int, alpha: float, beta: float) -> float:
-    """The best points `seat` can be sure of from `state` to the end of the hand (paranoid)."""
+def solve(state: Any, seat: int, bidder: int, alpha: float, beta: float, rng: random.Random) -> float:
+    """The round value `seat` can be sure of from `state` to the end of the hand, by alpha-beta: it
+    plays its best, and whoever plays against it its worst for it: both others when it is the
+    bidder (the defenders are a team), the bidder when it defends. Its fellow defender is no enemy
+    (it wants the bid to fail too), so it plays as the rollouts have the others play."""
     if state.chance or state.over:
-        return hand_points(state, seat)
+        return round_value("moon", state, seat)
     apply = MOON.apply
-    if state.to_move == seat:
+    to_move = state.to_move
+    if to_move == seat:
         best = -math.inf
         for move in state.legal:
-            best = max(best, solve(apply(state, move), seat, alpha, beta))
+            best = max(best, solve(apply(state, move), seat, bidder, alpha, beta, rng))
             alpha = max(alpha, best)
             if alpha >= beta:
                 break
         return best
+    if seat != bidder and to_move != bidder:
+        legal = state.legal
+        move = legal[0] if len(legal) == 1 else PARTNER_POLICY(state, legal, rng)
+        return solve(apply(state, move), seat, bidder, alpha, beta, rng)
     worst = math.inf
     for move in state.legal:
-        worst = min(worst, solve(apply(state, move), seat, alpha, beta))
+        worst = min(worst, solve(apply(state, move), seat, bidder, alpha, beta, rng))
         beta = min(beta, worst)
         if alpha >= beta:
             break
@@ -68,7 +72,7 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
         for move in legal:
             after = MOON.apply(world, move)
             if exact:
-                values.append(solve(after, view.seat, -math.inf, math.inf))
+                values.append(solve(after, view.seat, view.bidder, -math.inf, math.inf, rng))
             else:
                 values.append(round_value("moon", play_out_round(MOON, after, rng), view.seat))
             if worlds and clock.expired():
