@@ -4,7 +4,8 @@ Each pass samples one world consistent with the bot's view and runs one iteratio
 move at the root in that same world, so the root's moves are compared on common worlds (the luck of
 the sampled hands cancels, as in duplicate play). Below the root a tree of moves is shared across
 worlds: a move's statistics count only the iterations in which it was legal, selection is UCB over
-the moves legal in the current world, one new move is expanded, the round is played out with a
+the moves legal in the current world, one new move is expanded (the playout policy's choice among
+the untried ones), the round is played out with a
 fast policy and every move on the path is credited with the round value of the seat that made it.
 The answer is the root move with the best mean value. (Moon is searched differently: see
 `core.bots.moon_search`.) It stops when its time budget is spent or after `max_worlds` passes,
@@ -22,7 +23,7 @@ from typing import Any
 from core.bots import moon_search
 from core.bots.clock import Clock
 from core.bots.evaluation import round_value, value_scale
-from core.bots.rollout import play_out_round
+from core.bots.rollout import POLICIES, play_out_round
 from core.moves import Move
 from core.registry import get_game
 
@@ -76,7 +77,7 @@ class HardBot:
             world = game.determinize(view, rng)
             for move, child in root.children.items():
                 child.available += 1
-                values[move].append(self._iterate(game, game.apply(world, move), child, rng, scale))
+                values[move].append(self._iterate(game, game.apply(world, move), child, rng, scale, view.seat))
             root.visits += 1
             if len(root.children) > 1 and root.visits >= MIN_WORLDS:
                 self._prune(root, values)
@@ -100,30 +101,42 @@ class HardBot:
             if mean > PRUNE_SIGMAS * spread / math.sqrt(worlds) + PRUNE_MARGIN:
                 del root.children[move]
 
-    def _iterate(self, game: Any, state: Any, node: Node, rng: random.Random, scale: float) -> float:
+    def _iterate(self, game: Any, state: Any, node: Node, rng: random.Random, scale: float, me: int) -> float:
         """One iteration below a root move: select, expand one move, play out, back up. Returns the
-        value credited to the root move."""
+        value credited to the root move.
+
+        At the bot's own turns the tree tries every move (the playout policy's choice first) and
+        then picks by UCB. The others are modelled as the rollouts have them play: at their turns
+        the tree follows the policy's choice in this world, so their replies are not guessed at
+        random while a node has been visited only a few times."""
         legal_moves, apply = game.legal_moves, game.apply
+        policy = POLICIES[game.name]
         path = [node]
         while not (state.chance or state.over):
             moves = legal_moves(state)
-            untried = [move for move in moves if move not in node.children]
             for move in moves:
                 child = node.children.get(move)
                 if child is not None:
                     child.available += 1
-            if untried:
-                move = untried[rng.randrange(len(untried))]
+            if state.to_move == me:
+                untried = [move for move in moves if move not in node.children]
+                if untried:
+                    move = untried[0] if len(untried) == 1 else policy(state, tuple(untried), rng)
+                else:
+                    move = self._select(node, moves)
+            else:
+                move = moves[0] if len(moves) == 1 else policy(state, moves, rng)
+            child = node.children.get(move)
+            expanded = child is None
+            if expanded:
                 child = Node(state.to_move)
                 child.available = 1
                 node.children[move] = child
-                state = apply(state, move)
-                path.append(child)
-                break
-            move = self._select(node, moves)
-            node = node.children[move]
             state = apply(state, move)
+            node = child
             path.append(node)
+            if expanded:
+                break
         end = play_out_round(game, state, rng)
         values: dict[int, float] = {}
         for visited in path:
