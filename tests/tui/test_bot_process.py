@@ -38,22 +38,37 @@ def test_the_process_answers_with_a_legal_move_and_follows_the_match(bots):
 
 def test_cancel_stops_a_long_search(bots):
     match = started_match()
-    errors = []
+    easy = BotProcess()
+    try:
+        # The hard bot answers early when one move is clearly best: play on (easy moves) to a
+        # decision it is still searching after a second, then cancel it.
+        for _ in range(15):
+            if match.state.chance or match.state.over:
+                break
+            errors = []
+            answers = []
 
-    def think():
-        try:
-            bots.decide(match, match.state.to_move, "hard", 30.0, 1)
-        except BotError as error:
-            errors.append(error)
+            def think(seat=match.state.to_move, errors=errors, answers=answers):
+                try:
+                    answers.append(bots.decide(match, seat, "hard", 30.0, 1))
+                except BotError as error:
+                    errors.append(error)
 
-    thread = threading.Thread(target=think)
-    thread.start()
-    time.sleep(1.0)
-    started = time.perf_counter()
-    bots.cancel()
-    thread.join(timeout=5)
-    assert not thread.is_alive() and errors
-    assert time.perf_counter() - started < 5
+            thread = threading.Thread(target=think)
+            thread.start()
+            thread.join(timeout=1.0)
+            if thread.is_alive():
+                started = time.perf_counter()
+                bots.cancel()
+                thread.join(timeout=5)
+                assert not thread.is_alive() and errors and not answers
+                assert time.perf_counter() - started < 5
+                break
+            match.apply(easy.decide(match, match.state.to_move, "easy", None, 1))
+        else:
+            raise AssertionError("the hard bot answered every decision within a second")
+    finally:
+        easy.close()
     # The next decision starts a fresh process.
     assert bots.decide(match, match.state.to_move, "easy", None, 1) in match.legal_moves()
 
