@@ -4,7 +4,8 @@ Everything that changes the match happens on the event loop, in one place at a t
 move (checked by `Match.apply`: an illegal one is refused with the rule's message and changes
 nothing), an agreed undo, or the driver task, which deals when chance is due (at once for the first
 deal, after `deal_delay` seconds between rounds, so no player's key press is needed) and plays the
-bot seats. A bot thinks in a worker thread on a copy of what it may see (its view and legal moves),
+bot seats. A quick bot thinks in a worker thread on a copy of what it may see (its view and legal
+moves); a searching one in the bot process (`workers.bot_process`), which the thread only waits on,
 so the loop keeps serving clients; a result that arrives after the match has changed (an undo, or
 the seat's player coming back) is dropped. After every change the match is autosaved and each
 client is sent a snapshot of its own seat's view, never another seat's.
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import random
 import time
 from collections.abc import Callable
@@ -28,6 +28,7 @@ from net.address import Address, start_server
 from net.messages import LOG_LINES, Snapshot, check_name, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 from net.seats import SeatRefused, SeatTable
+from workers.bot_process import IN_PROCESS_LEVELS, BotProcess, decision_seed
 
 HELLO_TIMEOUT = 10.0  # a connection that has not said hello by then is dropped
 MAX_CONNECTIONS = 64
@@ -143,6 +144,7 @@ class TableServer:
         self.end_reason = "the match is over"
         self._seats_told: tuple[tuple[str, ...], tuple[str, ...]] | None = None
         self._idle_timer: asyncio.TimerHandle | None = None
+        self._bots: BotProcess | None = None
         self.table = SeatTable(match.seats)
         self.address: Address | None = None
         self.thinking: int | None = None
@@ -206,6 +208,8 @@ class TableServer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._server.wait_closed(), CLOSE_TIMEOUT)
         self._save()
+        if self._bots is not None:
+            self._bots.close()
         if self.address is not None and self.address.is_unix:
             with contextlib.suppress(OSError):
                 import os
@@ -519,6 +523,11 @@ class TableServer:
         self._over.set()
 
     # -- the driver: deals and bots ---------------------------------------------------------------------
+    def _bot_process(self) -> BotProcess:
+        if self._bots is None:
+            self._bots = BotProcess()
+        return self._bots
+
     def _bot_level(self, seat: int) -> str | None:
         if self.table.is_bot(seat):
             return self.match.seats[seat].level
@@ -561,12 +570,19 @@ class TableServer:
         match = self.match
         generation = self._generation
         view, legal = match.view(seat), match.legal_moves()
-        rng = random.Random(decision_seed(match, seat))
-        bot = get_bot(level)
+        seed = decision_seed(match, seat)
         self.thinking = seat
         self._broadcast()
         self._interrupt.clear()
-        thinking = asyncio.ensure_future(asyncio.to_thread(bot.choose, view, legal, rng, self.bot_budget))
+        if level in IN_PROCESS_LEVELS:
+            bot = get_bot(level)
+            decide = asyncio.to_thread(bot.choose, view, legal, random.Random(seed), self.bot_budget)
+        else:
+            # A search runs in the bot process, so it never holds this loop's interpreter; the
+            # thread only waits on the pipe. The request is built here, where the match lives.
+            bots = self._bot_process()
+            decide = asyncio.to_thread(bots.ask, bots.request(match, seat, level, self.bot_budget, seed))
+        thinking = asyncio.ensure_future(decide)
         interrupted = asyncio.ensure_future(self._interrupt.wait())
         try:
             await asyncio.wait({thinking, interrupted}, return_when=asyncio.FIRST_COMPLETED)
@@ -574,6 +590,8 @@ class TableServer:
             interrupted.cancel()
             self.thinking = None
         if not thinking.done() or generation != self._generation or self._undo is not None:
+            if not thinking.done() and self._bots is not None and level not in IN_PROCESS_LEVELS:
+                self._bots.cancel()  # stop the search: the position it was for is gone
             thinking.add_done_callback(_ignore_result)  # a decision for a position that is gone
             self._broadcast()
             return
@@ -595,10 +613,3 @@ class TableServer:
 def _ignore_result(task: asyncio.Future[Any]) -> None:
     if not task.cancelled():
         task.exception()
-
-
-def decision_seed(match: Match, seat: int) -> int:
-    """A bot decision's seed: fixed by the match seed, the seat and the cursor, so a decision
-    dropped and made again (or made again after resuming the match) comes out the same."""
-    digest = hashlib.sha256(f"{match.seed}:bot:{seat}:{match.cursor}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from core import Match
     from net.client import TableClient
     from saves import Autosave, Loaded, SaveStore
-    from tui.bot_process import BotProcess
     from tui.screens.table import TableScreen
     from tui.table_model import TableModel
+    from workers.bot_process import BotProcess
 
 STYLES = Path(__file__).resolve().parent / "styles"
 THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANSI ones suit 16 colours
@@ -204,7 +204,7 @@ class DominoesApp(App[None]):
     def bot_process(self) -> BotProcess:
         """The process searching bots think in; started with the first decision, closed on exit."""
         if self._bot_process is None:
-            from tui.bot_process import BotProcess
+            from workers.bot_process import BotProcess
 
             self._bot_process = BotProcess()
         return self._bot_process

@@ -9,10 +9,10 @@ if TYPE_CHECKING:
 
     from core import Match
     from saves import Loaded, SaveStore
-    from tui.bot_process import BotProcess
     from tui.preferences import Preferences
     from tui.settings import MatchSettings
     from tui.table_model import TableModel
+    from workers.bot_process import BotProcess
 
 
 class Host(Protocol):

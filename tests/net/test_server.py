@@ -306,3 +306,21 @@ def test_connect_to_nowhere_is_a_one_line_connection_error():
             assert "\n" not in str(caught.value)
 
     run(go())
+
+
+def test_searching_bots_think_in_the_bot_process_and_it_ends_with_the_table():
+    async def go() -> None:
+        match = moon_match("human,medium,medium")
+        async with serving(match, bot_budget=0.05) as server:
+            ann = await TableClient.connect(str(server.address), "Ann")
+            # Play on (the first legal move) until the bots have made a few decisions.
+            while server.match.cursor < 6:
+                snapshot = await snapshot_where(ann, lambda s: True)
+                if snapshot.legal:
+                    await ann.send_move(snapshot.legal[0])
+            bots = server._bots
+            assert bots is not None and bots._process is not None and bots._process.poll() is None
+            await ann.close()
+        assert bots._process is None  # closed with the table
+
+    run(go())

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from core import Match, Seat
-from tui.bot_process import BotError, BotProcess
+from workers.bot_process import BotError, BotProcess
 
 
 def started_match(players=3):

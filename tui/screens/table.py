@@ -19,7 +19,6 @@ from textual.message import Message
 from core import Match
 from core.bots import get_bot
 from core.moves import Move
-from tui.bot_process import BotError, decision_seed
 from tui.host import host
 from tui.preferences import BOT_SPEEDS, SPEED_DELAYS
 from tui.screens.pass_device import PassScreen
@@ -27,13 +26,13 @@ from tui.screens.round_over import RoundOverScreen
 from tui.screens.table_base import BaseTableScreen
 from tui.table_model import LocalTable
 from tui.widgets import HandView
+from workers.bot_process import IN_PROCESS_LEVELS, BotError, decision_seed
 
 BOT_BUDGET: float | None = None  # each level's own budget: medium 0.2 s, hard 1 s
 # Levels that answer at once (easy: 0.06 ms a decision, measured) think in a thread of the
 # interface's process: the bot process would add 0.25 ms a decision and some 0.2 s to start, which
 # only slows instant-speed play and the tests, and gives the same moves. Every other level (medium,
 # hard, any new one) searches in the bot process, so it can never starve the interface.
-IN_PROCESS_LEVELS = frozenset({"random", "easy"})
 
 
 class TableScreen(BaseTableScreen):

@@ -1,4 +1,4 @@
-"""Asking the bot worker process for a decision (see `tui.bot_worker`).
+"""Asking the bot worker process for a decision (see `workers.bot_worker`).
 
 `BotProcess.decide` blocks until the answer comes, so the interface calls it from a thread
 worker; the thread only waits on a pipe, and the search itself runs in the other process, on the
@@ -16,7 +16,9 @@ from typing import Any
 
 from core import Match
 from core.moves import Move
-from tui.bot_worker import read_frame, write_frame
+from workers.bot_worker import read_frame, write_frame
+
+IN_PROCESS_LEVELS = frozenset({"random", "easy"})  # quick enough to answer where they are asked
 
 
 class BotError(Exception):
@@ -33,7 +35,7 @@ class BotProcess:
     def _ensure(self) -> subprocess.Popen[bytes]:
         if self._process is None or self._process.poll() is not None:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "tui.bot_worker"],
+                [sys.executable, "-m", "workers.bot_worker"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
