@@ -15,7 +15,7 @@ from typing import Any
 
 import msgpack
 
-from saves.plain_data import msgpack_error_reason, plain_data_problem
+from saves.plain_data import NotPlainData, unpack_plain
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 256 * 1024  # a snapshot of the largest table (eight players, double-nine) is under 10 KB
@@ -80,22 +80,11 @@ def check_length(length: int) -> None:
 def decode_body(body: bytes) -> dict[str, Any]:
     """A frame's message: bounded msgpack, plain data only, a map with this version and a type."""
     try:
-        message = msgpack.unpackb(
-            body,
-            raw=False,
-            use_list=True,
-            strict_map_key=True,
-            max_str_len=MAX_STRING,
-            max_bin_len=0,
-            max_ext_len=0,
-            max_array_len=MAX_ARRAY,
-            max_map_len=MAX_MAP,
+        message = unpack_plain(
+            body, whole="message", max_string=MAX_STRING, max_array=MAX_ARRAY, max_map=MAX_MAP, max_depth=MAX_DEPTH
         )
-    except Exception as error:  # msgpack reports bad input with several exception types
-        raise ProtocolError(f"a frame is not valid msgpack ({msgpack_error_reason(error, 'message')})") from None
-    problem = plain_data_problem(message, MAX_DEPTH)
-    if problem is not None:
-        raise ProtocolError(f"a frame {problem}, which no message does")
+    except NotPlainData as error:
+        raise ProtocolError(f"a frame {error}{', which no message does' if error.decoded else ''}") from None
     if type(message) is not dict:
         raise ProtocolError("a frame holds something other than a map")
     version = message.get("v")

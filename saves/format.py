@@ -21,7 +21,7 @@ import msgpack
 
 from core.version import APP_VERSION
 from saves.errors import SaveError
-from saves.plain_data import kind_name, msgpack_error_reason, plain_data_problem
+from saves.plain_data import NotPlainData, kind_name, unpack_plain
 
 MAGIC = b"\x89DOM\r\n\x1a\n"  # a high byte and CR LF, as in PNG: a text-mode copy mangles it visibly
 MAX_FILE_SIZE = 1 << 20  # a ten-round 8-player match is about 5 KB; the longest matches stay far below
@@ -94,22 +94,11 @@ def pack_body(body: dict[str, Any]) -> bytes:
 def unpack_body(body: bytes) -> dict[str, Any]:
     """Decode the body with msgpack's own limits, then check its shape: a map of plain data only."""
     try:
-        value = msgpack.unpackb(
-            body,
-            raw=False,
-            use_list=True,
-            strict_map_key=True,
-            max_str_len=MAX_STRING,
-            max_bin_len=0,  # a save holds no binary strings
-            max_ext_len=0,  # nor extension types (timestamps included)
-            max_array_len=MAX_EVENTS,
-            max_map_len=MAX_MAP,
+        value = unpack_plain(
+            body, whole="body", max_string=MAX_STRING, max_array=MAX_EVENTS, max_map=MAX_MAP, max_depth=MAX_DEPTH
         )
-    except Exception as error:  # msgpack reports bad input with several exception types
-        raise SaveError(f"the file's body is not valid msgpack ({msgpack_error_reason(error, 'body')})") from None
-    problem = plain_data_problem(value, MAX_DEPTH)
-    if problem is not None:
-        raise SaveError(f"the file's body {problem}, which a save never does")
+    except NotPlainData as error:
+        raise SaveError(f"the file's body {error}{', which a save never does' if error.decoded else ''}") from None
     if type(value) is not dict:
         raise SaveError(f"the file's body is a {kind_name(value)}, not a map")
     return value

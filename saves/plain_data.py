@@ -1,5 +1,5 @@
-"""Checks shared by everything that decodes msgpack from outside (save files, network frames):
-only plain data, not too deep, and a readable reason when msgpack itself refuses the bytes."""
+"""Decoding msgpack from outside (save files, network frames): msgpack's own bounds, no binary or
+extension types, only plain data no deeper than a limit, and a readable reason for any refusal."""
 
 from __future__ import annotations
 
@@ -67,3 +67,34 @@ def msgpack_error_reason(error: Exception, whole: str) -> str:
     if text == "Unpack failed: incomplete input":
         return "it ends in the middle of a value"
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+class NotPlainData(ValueError):
+    """Bytes refused by `unpack_plain`; the message ends a sentence about them ("is not valid
+    msgpack (...)"). `decoded`: msgpack read them, but what they hold is not plain data."""
+
+    def __init__(self, reason: str, decoded: bool) -> None:
+        super().__init__(reason)
+        self.decoded = decoded
+
+
+def unpack_plain(data: bytes, *, whole: str, max_string: int, max_array: int, max_map: int, max_depth: int) -> Any:
+    """Decode `data` (called `whole` in reasons) within the bounds given; NotPlainData otherwise."""
+    try:
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_str_len=max_string,
+            max_bin_len=0,  # nothing read from outside holds binary strings
+            max_ext_len=0,  # nor extension types (timestamps included)
+            max_array_len=max_array,
+            max_map_len=max_map,
+        )
+    except Exception as error:  # msgpack reports bad input with several exception types
+        raise NotPlainData(f"is not valid msgpack ({msgpack_error_reason(error, whole)})", decoded=False) from None
+    problem = plain_data_problem(value, max_depth)
+    if problem is not None:
+        raise NotPlainData(problem, decoded=True)
+    return value
