@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from net.paths import tables_dir
+from saves.json_file import load_json_file
 
 SIDECAR_VERSION = 1
 SIDECAR_SUFFIX = ".json"
@@ -158,12 +159,8 @@ def list_tables(directory: Path | None = None) -> list[Table]:
             continue
         path = directory / name
         try:
-            with path.open("rb") as handle:
-                raw = handle.read(MAX_SIDECAR + 1)
-            if len(raw) > MAX_SIDECAR:
-                raise ValueError("too large")
-            table = Table.from_data(json.loads(raw.decode("utf-8")))
-        except (OSError, ValueError, RecursionError):
+            table = Table.from_data(load_json_file(path, MAX_SIDECAR))
+        except (OSError, ValueError):
             continue  # being written, or not ours: left alone
         if table.table_id != name[: -len(SIDECAR_SUFFIX)]:
             continue
@@ -201,12 +198,8 @@ def read_seat_status(path: Path, players: int) -> tuple[tuple[str, str], ...] | 
     """Each seat's (name, label) as a host last wrote them, or None if there are none (yet) or they
     make no sense."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_STATUS + 1)
-        if len(raw) > MAX_STATUS:
-            return None
-        data = json.loads(raw.decode("utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data = load_json_file(path, MAX_STATUS)
+    except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("version") != SIDECAR_VERSION:
         return None

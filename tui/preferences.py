@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from saves.json_file import load_json_file
+
 MAX_BYTES = 64 * 1024  # a preferences file is a few hundred bytes; refuse to read anything huge
 FILE_NAME = "preferences.json"
 BOT_SPEEDS = ("instant", "normal", "slow")
@@ -85,15 +87,8 @@ def preferences_path() -> Path:
 def load_preferences(path: Path | None = None) -> Preferences:
     path = path or preferences_path()
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError:
-        return Preferences()
-    if len(raw) > MAX_BYTES:
-        return Preferences()
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        data = load_json_file(path, MAX_BYTES)
+    except (OSError, ValueError):
         return Preferences()
     return Preferences.from_data(data)
 
