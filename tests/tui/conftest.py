@@ -88,12 +88,17 @@ def match_of(app: DominoesApp) -> Match:
 
 
 async def take_a_turn(pilot, last: bool = False) -> None:
-    """The human's turn, by keys: Enter on the first legal tile (or the last, walking to it with the
-    arrow key), and on its end if it has several; or draw, or pass."""
+    """The human's turn at a table at this keyboard, by keys (see `press_a_turn`)."""
     app = pilot.app
     screen = table(app)
-    legal = match_of(app).legal_moves()
     before = match_of(app).cursor
+    await press_a_turn(pilot, screen, match_of(app).legal_moves(), last)
+    assert match_of(app).cursor > before, screen.query_one("#notice").render()
+
+
+async def press_a_turn(pilot, screen, legal, last: bool = False) -> None:
+    """Keys for a turn with `legal` moves: Enter on the first legal tile (or the last, walking to it
+    with the arrow key), and on its end if it has several; or draw, or pass."""
     hand = screen.query_one(HandView)
     playable = {move.tile for move in legal if type(move) is Play}
     if playable:
@@ -108,4 +113,3 @@ async def take_a_turn(pilot, last: bool = False) -> None:
         await pilot.press("d")
     else:
         await pilot.press("p")
-    assert match_of(app).cursor > before, screen.query_one("#notice").render()

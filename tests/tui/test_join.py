@@ -12,13 +12,13 @@ from collections.abc import AsyncIterator
 
 from core import IllegalMove, Match
 from core.bots import get_bot
-from core.moves import DRAW, Bid, Play
+from core.moves import DRAW, Bid
 from core.seats import Seat
 from net.address import tcp
 from net.client import TableClient
 from net.messages import Snapshot, UndoAsked, UndoResult
 from net.server import TableServer
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import press_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.screens.game_over import GameOverScreen
@@ -26,7 +26,7 @@ from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.remote_table import RemoteTableScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.undo_dialog import UndoDialog
-from tui.widgets import BoardTree, HandView
+from tui.widgets import HandView
 
 TIMEOUT = 10.0
 
@@ -84,21 +84,9 @@ def notice(app: DominoesApp) -> str:
 async def play_by_keys(pilot, server: TableServer) -> None:
     """This player's turn by keys: Enter on the tile under the cursor (and on its end if it has
     several), or draw, or pass; then wait for the server to take it."""
-    app = pilot.app
-    screen = remote_screen(app)
-    legal = screen.remote.legal_moves()
+    screen = remote_screen(pilot.app)
     before = server.match.cursor
-    hand = screen.query_one(HandView)
-    playable = {move.tile for move in legal if type(move) is Play}
-    if playable:
-        assert hand.selected in playable  # the cursor starts on the first legal tile
-        await pilot.press("enter")
-        if screen.query_one(BoardTree).has_focus:
-            await pilot.press("enter")
-    elif DRAW in legal:
-        await pilot.press("d")
-    else:
-        await pilot.press("p")
+    await press_a_turn(pilot, screen, screen.remote.legal_moves())
     await wait_until(pilot, lambda: server.match.cursor > before, TIMEOUT)
 
 
