@@ -53,6 +53,17 @@ async def serving(match: Match, address: Address | None = None, **kwargs: Any) -
         await server.close()
 
 
+@contextlib.asynccontextmanager
+async def ann_and_ben(**kwargs: Any) -> AsyncIterator[tuple[TableServer, TableClient, TableClient]]:
+    """A human,human,easy Moon table whose first decision is seat 1's, with Ann (seat 1) and Ben
+    (seat 2) seated; `kwargs` go to the server."""
+    seed = seed_where(lambda seat: seat == 0)
+    async with serving(moon_match("human,human,easy", seed), **kwargs) as server:
+        ann = await TableClient.connect(str(server.address), "Ann")
+        ben = await TableClient.connect(str(server.address), "Ben")
+        yield server, ann, ben
+
+
 async def snapshot_where(client: TableClient, test: Callable[[Snapshot], bool]) -> Snapshot:
     """The next snapshot that passes `test` (every event before it is skipped)."""
     while True:

@@ -22,6 +22,7 @@ from saves.autosave import Autosave
 from saves.store import SaveStore
 from tests.net.helpers import (
     RawClient,
+    ann_and_ben,
     event_of,
     garbage_frame,
     moon_match,
@@ -62,10 +63,7 @@ def test_seats_by_name_and_refusals():
 
 def test_illegal_move_is_refused_with_the_rules_message_and_nothing_changes():
     async def go() -> None:
-        seed = seed_where(lambda seat: seat == 0)
-        async with serving(moon_match("human,human,easy", seed)) as server:
-            ann = await TableClient.connect(str(server.address), "Ann")
-            ben = await TableClient.connect(str(server.address), "Ben")
+        async with ann_and_ben() as (server, ann, ben):
             await snapshot_where(ann, my_turn)
             match = server.match
             events, cursor, state = match.events, match.cursor, match.state
@@ -152,10 +150,7 @@ def test_a_dropped_client_keeps_its_seat_and_reconnects():
 
 def test_a_bot_stands_in_after_the_timeout_and_the_seat_returns_to_its_player():
     async def go() -> None:
-        seed = seed_where(lambda seat: seat == 0)
-        async with serving(moon_match("human,human,easy", seed), takeover_after=0.05) as server:
-            ann = await TableClient.connect(str(server.address), "Ann")
-            ben = await TableClient.connect(str(server.address), "Ben")
+        async with ann_and_ben(takeover_after=0.05) as (server, ann, ben):
             start = (await snapshot_where(ann, my_turn)).cursor
             await ann.close()
             # The stand-in makes Ann's bid; then Ben or the bot is to move.
@@ -173,10 +168,7 @@ def test_a_bot_stands_in_after_the_timeout_and_the_seat_returns_to_its_player():
 
 def test_no_takeover_when_the_host_says_never():
     async def go() -> None:
-        seed = seed_where(lambda seat: seat == 0)
-        async with serving(moon_match("human,human,easy", seed)) as server:
-            ann = await TableClient.connect(str(server.address), "Ann")
-            ben = await TableClient.connect(str(server.address), "Ben")
+        async with ann_and_ben() as (server, ann, ben):
             turn = await snapshot_where(ann, my_turn)
             await ann.close()
             away = await snapshot_where(ben, lambda s: s.seats[0] == "away")
@@ -189,10 +181,7 @@ def test_no_takeover_when_the_host_says_never():
 
 def test_undo_needs_every_other_humans_agreement():
     async def go() -> None:
-        seed = seed_where(lambda seat: seat == 0)
-        async with serving(moon_match("human,human,easy", seed)) as server:
-            ann = await TableClient.connect(str(server.address), "Ann")
-            ben = await TableClient.connect(str(server.address), "Ben")
+        async with ann_and_ben() as (server, ann, ben):
             turn = await snapshot_where(ann, my_turn)
             await ann.send_move(turn.legal[0])
             await snapshot_where(ann, lambda s: s.cursor > turn.cursor and s.can_undo)
