@@ -3,15 +3,15 @@
 Each pass samples one world consistent with the bot's view and runs one iteration for every legal
 move at the root in that same world, so the root's moves are compared on common worlds (the luck of
 the sampled hands cancels, as in duplicate play). Below the root a tree of moves is shared across
-worlds: a move's statistics count only the iterations in which it was legal, selection is UCB over
-the moves legal in the current world, one new move is expanded (the playout policy's choice among
-the untried ones), the round is played out with a
-fast policy and every move on the path is credited with the round value of the seat that made it.
-The answer is the root move with the best mean value. (Moon is searched differently: see
-`core.bots.moon_search`.) It stops when its time budget is spent or after `max_worlds` passes,
-whichever comes first; root moves that are clearly worse than the best on the worlds seen so far are
-dropped, so the contenders get the time. With a fixed number of passes it is deterministic given
-its rng.
+worlds, a move's statistics counting only the iterations in which it was legal: at the bot's own
+turns the tree tries each move (the playout policy's choice first) and then selects by UCB; at the
+others' turns it follows the playout policy's choice in that world. Each iteration expands one new
+move, plays the round out with the fast policy and credits every move on the path with the round
+value of the seat that made it. The answer is the root move with the best mean value. (Moon is
+searched differently: see `core.bots.moon_search`.) It stops when its time budget is spent or after
+`max_worlds` passes, whichever comes first; root moves that are clearly worse than the best on the
+worlds seen so far are dropped, so the contenders get the time. With a fixed number of passes it is
+deterministic given its rng.
 """
 
 from __future__ import annotations
