@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE = "import sys; from tui.cli import main; sys.exit(main(sys.argv[1:]))"
+CODE = "import sys; from cli.main import main; sys.exit(main(sys.argv[1:]))"
 ARGS = ["new", "chicken-foot", "--players", "4", "--seed", "3", "--bots"]
 RIGHT = b"\x1b[C"
 

@@ -102,7 +102,7 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 def start_server(home: Path, authorized: Path, sessions: int) -> tuple[subprocess.Popen[str], int]:
     environment = dict(os.environ, DOMINOES_HOME=str(home), PYTHONPATH=str(ROOT))
     server = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "serve-ssh", "--port", "0", "--authorized-keys", str(authorized)]
+        [sys.executable, "-m", "cli", "serve-ssh", "--port", "0", "--authorized-keys", str(authorized)]
         + ["--max-sessions", str(sessions)],
         cwd=ROOT,
         env=environment,

@@ -32,7 +32,7 @@ class Bare(App):
 
 Bare().run()
 """
-DOMINOES = "import sys; from tui.cli import main; sys.exit(main([]))"
+DOMINOES = "import sys; from cli.main import main; sys.exit(main([]))"
 TIMEOUT = 30.0
 
 

@@ -37,7 +37,7 @@ def player_name(username: str) -> str:
 def lobby_argv(name: str, command: str) -> list[str]:
     """The child to run for a session: the lobby, or (`watch [SPEED]`) bots playing on their own.
     ValueError with a one-line reason for any other command."""
-    argv = [sys.executable, "-m", "tui.cli", "lobby", f"--name={player_name(name)}"]
+    argv = [sys.executable, "-m", "cli", "lobby", f"--name={player_name(name)}"]
     words = command.split()
     if not words:
         return argv

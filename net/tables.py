@@ -217,7 +217,7 @@ def host_argv(
     kinds = ",".join(seat.level or "easy" if seat.kind == "bot" else "human" for seat in seats)
     names = ",".join(seat.name or "" if seat.kind != "open" else "" for seat in seats)
     status = socket.with_suffix(STATUS_SUFFIX)
-    argv = [sys.executable, "-m", "tui.cli", "host", "--game", game, "--seats", kinds, "--socket", str(socket)]
+    argv = [sys.executable, "-m", "cli", "host", "--game", game, "--seats", kinds, "--socket", str(socket)]
     argv += ["--status", str(status), "--idle-close", str(IDLE_CLOSE)]
     if names.strip(","):
         argv += ["--names", names]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tui.cli import main
+from cli.main import main
 
 
 def run(capsys, *argv):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from cli.main import main
 from core.tournament import jobs, play, tally
-from tui.cli import main
 
 
 def test_every_deal_is_played_in_every_rotation():

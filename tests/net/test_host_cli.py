@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from net.client import TableClient
 from saves.store import SaveStore
-from tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,7 +61,7 @@ def test_host_serves_a_client_and_stops_on_ctrl_c_with_the_match_saved(home, tmp
     path = str(tmp_path / "table.sock")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DOMINOES_HOME": str(home)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "host", "--game", "moon", "--seats", "human,easy,easy", "--socket", path],
+        [sys.executable, "-m", "cli", "host", "--game", "moon", "--seats", "human,easy,easy", "--socket", path],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

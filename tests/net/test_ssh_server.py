@@ -14,9 +14,9 @@ import termios
 import asyncssh
 import pytest
 
+from cli.main import main
 from net.ssh_keys import KeyFileError, load_authorized_keys
 from tests.net.ssh_client import TIMEOUT, Keys, connect, open_terminal, remove, running_door, short_home
-from tui.cli import main
 
 
 @pytest.fixture

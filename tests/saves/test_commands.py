@@ -8,6 +8,7 @@ from datetime import datetime
 
 import pytest
 
+from cli.main import main
 from core import Match
 from core.simulation import match_seed, simulate_match
 from core.tiles import format_tiles
@@ -15,7 +16,6 @@ from saves.autosave import Autosave
 from saves.ids import simulated_match_id
 from saves.store import SaveStore
 from tests.saves.builders import CREATED, record_of, small_match
-from tui.cli import main
 
 SIMULATE = ["simulate", "--game", "chicken-foot", "--players", "3", "--matches", "3", "--seed", "4"]
 

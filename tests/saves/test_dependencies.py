@@ -1,4 +1,4 @@
-"""Dependencies point one way: tui -> net -> saves -> core, with the bot processes (workers) used
+"""Dependencies point one way: cli -> tui -> net -> saves -> core, with the bot processes (workers) used
 by the interface and the table server and using only the engine. Save code never imports the
 interface, and the engine never imports save code."""
 
@@ -26,7 +26,8 @@ def imported_packages(package: str) -> set[str]:
 @pytest.mark.parametrize(
     ("package", "forbidden"),
     [
-        ("net", {"tui", "textual"}),
+        ("tui", {"cli"}),
+        ("net", {"tui", "textual", "cli"}),
         ("workers", {"tui", "net", "saves", "textual"}),
         ("saves", {"tui", "net", "workers", "textual"}),
         ("core", {"saves", "tui", "net", "workers"}),

@@ -8,12 +8,12 @@ import socket
 
 import pytest
 
+from cli.main import main
 from core import Match
 from net.address import tcp
 from net.client import TableClient
 from net.server import TableServer
 from tests.tui.test_join import seats
-from tui.cli import main
 
 
 @pytest.mark.parametrize(

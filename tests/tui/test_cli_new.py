@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from tui.cli import build_parser, main, new_match_settings
+from cli.main import build_parser, main
+from cli.play_commands import new_match_settings
 
 
 def settings_for(*argv):
@@ -69,7 +70,7 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv, fragment):
 
 def test_a_bad_argument_fails_before_textual_is_imported():
     code = (
-        "import sys; from tui.cli import main; status = main(['new', 'chicken-foot', '--players', '1']);"
+        "import sys; from cli.main import main; status = main(['new', 'chicken-foot', '--players', '1']);"
         "print(status, 'textual' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

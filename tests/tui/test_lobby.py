@@ -11,10 +11,10 @@ import time
 import pytest
 from textual.widgets import DataTable, Input, Static
 
+from cli.main import main
 from net.paths import tables_dir
 from net.tables import Table, TableSeat, list_tables, process_alive, write_sidecar
 from tests.tui.conftest import wait_until
-from tui.cli import main
 from tui.lobby_app import JoinRequest, LobbyApp
 from tui.preferences import Preferences
 

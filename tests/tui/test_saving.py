@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+from cli.main import main
+from cli.play_commands import resume_save
 from saves import Autosave, SaveStore
 from tests.tui.conftest import (
     finished_round,
@@ -18,7 +20,6 @@ from tests.tui.conftest import (
     wait_until,
 )
 from tui.app import DominoesApp
-from tui.cli import main, resume_save
 from tui.preferences import Preferences
 from tui.screens.load import LoadScreen
 from tui.screens.round_over import RoundOverScreen

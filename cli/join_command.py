@@ -13,15 +13,10 @@ from typing import Any
 
 # asyncio, the network and Textual are imported when the command runs: `dominoes` alone must start
 # fast (bench/startup.py).
-
-PROG = "dominoes join"
-
-
-class JoinUsageError(ValueError):
-    """A bad argument of `dominoes join` (the CLI reports it in one line, exit status 2)."""
+from cli.usage import PROG, UsageError
 
 
-def add_join_parser(commands: Any) -> None:
+def add_parser(commands: Any) -> None:
     join = commands.add_parser(
         "join",
         help="play at a table hosted with `dominoes host`",
@@ -30,10 +25,11 @@ def add_join_parser(commands: Any) -> None:
     join.add_argument("address", help="HOST:PORT, or the path of a Unix socket")
     join.add_argument("--name", required=True, help="your name at the table (up to 20 characters)")
     join.add_argument("--seat", type=int, metavar="N", help="the seat to take, from 1 (default: the first free)")
+    join.set_defaults(run=run)
 
 
 def join_arguments(args: argparse.Namespace) -> tuple[Any, str, int | None]:
-    """The address, name and seat (from 0) to join with; JoinUsageError (one line) for a bad one."""
+    """The address, name and seat (from 0) to join with; UsageError (one line) for a bad one."""
     from net.address import parse_address
     from net.messages import check_name
 
@@ -41,20 +37,20 @@ def join_arguments(args: argparse.Namespace) -> tuple[Any, str, int | None]:
         address = parse_address(args.address)
         name = check_name(args.name)
     except ValueError as error:
-        raise JoinUsageError(f"{PROG}: {error}") from None
+        raise UsageError(f"{PROG} join: {error}") from None
     if args.seat is not None and args.seat < 1:
-        raise JoinUsageError(f"{PROG}: --seat counts from 1, not {args.seat}")
+        raise UsageError(f"{PROG} join: --seat counts from 1, not {args.seat}")
     return address, name, None if args.seat is None else args.seat - 1
 
 
-def run_join(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     import asyncio
 
     address, name, seat = join_arguments(args)
     try:
         return asyncio.run(join_and_play(address, name, seat))
     except (ConnectionError, OSError) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print(f"{PROG} join: {error}", file=sys.stderr)
         return 1
 
 

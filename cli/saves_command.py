@@ -12,14 +12,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cli.usage import PROG, UsageError
+
 if TYPE_CHECKING:  # the save machinery is imported when a command runs, not at start-up
     from core.match import Match
     from saves.store import SaveStore
 
-PROG = "dominoes"
 
-
-def add_saves_parser(commands: Any) -> None:
+def add_parser(commands: Any) -> None:
     """Add `saves` to the CLI's subcommands."""
     saves = commands.add_parser(
         "saves",
@@ -28,6 +28,7 @@ def add_saves_parser(commands: Any) -> None:
     )
     directory = "the save directory (default: the one the game uses)"
     saves.add_argument("--dir", metavar="DIR", help=directory)
+    saves.set_defaults(run=run)
     actions = saves.add_subparsers(dest="saves_command", metavar="ACTION")
     for action, text in (
         ("show", "print a match's move log, round by round"),
@@ -37,6 +38,13 @@ def add_saves_parser(commands: Any) -> None:
         command.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
         # --dir is accepted after the action too; SUPPRESS keeps one given before it.
         command.add_argument("--dir", metavar="DIR", default=argparse.SUPPRESS, help=directory)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return run_saves(args)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def run_saves(args: argparse.Namespace) -> int:

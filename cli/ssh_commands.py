@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.usage import PROG, UsageError
 from tui.preferences import BOT_SPEEDS
 from tui.settings import MAX_NAME
 
-PROG = "dominoes"
 DEFAULT_SSH_HOST = "127.0.0.1"
 
 
-def add_ssh_parsers(commands: Any) -> None:
+def add_parser(commands: Any) -> None:
     serve = commands.add_parser(
         "serve-ssh",
         help="let people in over SSH, each to a lobby of their own",
@@ -31,6 +31,7 @@ def add_ssh_parsers(commands: Any) -> None:
     serve.add_argument(
         "--max-sessions", type=int, default=None, help="sessions in play at once; more are refused (default 32)"
     )
+    serve.set_defaults(run=run_serve_ssh)
 
     lobby = commands.add_parser(
         "lobby", help="the lobby: open, join or watch tables", description="The lobby of tables on this machine."
@@ -38,23 +39,24 @@ def add_ssh_parsers(commands: Any) -> None:
     lobby.add_argument("--name", required=True, help=f"your name at the tables (at most {MAX_NAME} characters)")
     lobby.add_argument("--watch", action="store_true", help="watch bots play, match after match, unattended")
     lobby.add_argument("--speed", choices=BOT_SPEEDS, help="how fast bots play (default: your preference)")
+    lobby.set_defaults(run=run_lobby)
 
 
-def run_serve_ssh(args: argparse.Namespace, usage_error: type[Exception]) -> int:
+def run_serve_ssh(args: argparse.Namespace) -> int:
     from net.paths import default_host_key_path
     from net.ssh_keys import KeyFileError, load_authorized_keys
     from net.ssh_server import DEFAULT_MAX_SESSIONS, SSHFrontDoor
 
     name = f"{PROG} serve-ssh"
     if not 0 <= args.port <= 65535:
-        raise usage_error(f"{name}: --port must be from 0 to 65535, not {args.port}")
+        raise UsageError(f"{name}: --port must be from 0 to 65535, not {args.port}")
     sessions = DEFAULT_MAX_SESSIONS if args.max_sessions is None else args.max_sessions
     if sessions < 1:
-        raise usage_error(f"{name}: --max-sessions must be at least 1, not {sessions}")
+        raise UsageError(f"{name}: --max-sessions must be at least 1, not {sessions}")
     try:
         load_authorized_keys(Path(args.authorized_keys))
     except KeyFileError as error:
-        raise usage_error(f"{name}: {error}") from None
+        raise UsageError(f"{name}: {error}") from None
     host_key = Path(args.host_key) if args.host_key else default_host_key_path()
     try:
         door = SSHFrontDoor(Path(args.authorized_keys), host_key, max_sessions=sessions)
@@ -84,11 +86,11 @@ async def _serve(door: Any, host: str, port: int, name: str) -> int:
     return 0
 
 
-def run_lobby(args: argparse.Namespace, usage_error: type[Exception]) -> int:
+def run_lobby(args: argparse.Namespace) -> int:
     """The lobby, and the tables joined from it, until the player quits the lobby."""
     player = " ".join(args.name.split())
     if not player or len(player) > MAX_NAME or not player.isprintable():
-        raise usage_error(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters, not {args.name!r}")
+        raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters, not {args.name!r}")
     import subprocess
 
     from tui.lobby_app import JoinRequest, LobbyApp
@@ -102,7 +104,7 @@ def run_lobby(args: argparse.Namespace, usage_error: type[Exception]) -> int:
         if not isinstance(request, JoinRequest):
             return 0
         watch, notice = False, None
-        command = [sys.executable, "-m", "tui.cli", "join", request.address, f"--name={player}"]
+        command = [sys.executable, "-m", "cli", "join", request.address, f"--name={player}"]
         if request.seat is not None:
             command.append(f"--seat={request.seat + 1}")  # join counts seats from 1
         code = subprocess.call(command)

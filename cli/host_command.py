@@ -13,14 +13,15 @@ import math
 import sys
 from typing import Any, NamedTuple
 
+from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
+
 # asyncio, the network and the save machinery are imported when the command runs: `dominoes` alone
 # must start fast (bench/startup.py).
 
-PROG = "dominoes"
 DEFAULT_PAUSE = 2.0
 
 
-def add_host_parser(commands: Any) -> None:
+def add_parser(commands: Any) -> None:
     from core import GAME_NAMES
     from core.bots import BOT_LEVELS
 
@@ -35,7 +36,8 @@ def add_host_parser(commands: Any) -> None:
         "--seats", help=f"per seat, comma-separated: human or a bot level ({', '.join(BOT_LEVELS)}); default all human"
     )
     host.add_argument("--names", default="", help="player names, comma-separated (a joining player renames a seat)")
-    host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option; repeatable")
+    add_option_argument(host)
+    host.set_defaults(run=run)
     host.add_argument("--seed", type=int, help="seed of the deals (default: a random one)")
     where = host.add_mutually_exclusive_group()
     where.add_argument("--port", type=int, help="TCP port to listen on (default: a free one, printed)")
@@ -134,7 +136,6 @@ def _seconds_or_never(flag: str, text: str) -> float | None:
 
 def _new_match(args: argparse.Namespace) -> Any:
     from core import get_game
-    from tui.cli import parse_option_pairs
     from tui.settings import build_settings
 
     if args.game is None:
@@ -165,6 +166,13 @@ def join_address(address: Any) -> str:
     if address.is_unix or address.host not in ("0.0.0.0", "::", ""):
         return str(address)
     return f"{socket.gethostname()}:{address.port}"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return run_host(args)
+    except ValueError as error:
+        raise UsageError(f"{PROG} host: {error}") from None
 
 
 def run_host(args: argparse.Namespace) -> int:

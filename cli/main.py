@@ -1,0 +1,74 @@
+"""The `dominoes` entry point: the parser of every command, and the dispatch to its module.
+
+`dominoes` alone opens the interface; subcommands run without it (and without importing Textual,
+so they start fast). A bad argument prints one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from cli import (
+    host_command,
+    join_command,
+    play_commands,
+    saves_command,
+    simulate_command,
+    ssh_commands,
+    tournament_command,
+)
+from cli.usage import PROG, ArgumentParser, UsageError
+
+# Every command module: `add_parser(commands)` adds its parser(s), `run(args)` runs it.
+COMMANDS = (
+    saves_command,
+    simulate_command,
+    tournament_command,
+    play_commands,
+    host_command,
+    join_command,
+    ssh_commands,
+)
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog=PROG, description="Chicken Foot, Doubles and Three-player Moon in the terminal.")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        metavar="MATCH",
+        help="go on with a saved match (an id or the start of one; default: the latest unfinished match)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.version:
+            from tui import __version__
+
+            print(f"{PROG} {__version__}")
+            return 0
+        if args.resume is not None:
+            if args.command is not None:
+                raise UsageError(f"{PROG}: --resume opens the interface and takes no command ({args.command})")
+            return play_commands.run_resume(args.resume)
+        if args.command is None:
+            return play_commands.run_app()
+        return args.run(args)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
