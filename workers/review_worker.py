@@ -10,8 +10,6 @@ position that could not happen, and each decision is weighed from its seat's vie
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from typing import Any
 
@@ -20,7 +18,7 @@ import msgpack
 from core import IllegalMove, Match
 from core.moves import Deal, Move
 from core.review import ReviewSettings, weigh_decision
-from workers.bot_worker import read_frame, write_frame
+from workers.bot_worker import lower_priority, read_frame, serve, write_frame
 
 
 def rebuild(request: dict[str, Any]) -> tuple[Match, ReviewSettings]:
@@ -34,7 +32,8 @@ def rebuild(request: dict[str, Any]) -> tuple[Match, ReviewSettings]:
         raise ValueError(f"the match to review is not valid: {error}") from None
 
 
-def weigh_event(match: Match, settings: ReviewSettings, index: Any) -> dict[str, Any]:
+def weigh_event(match: Match, settings: ReviewSettings, request: Any) -> dict[str, Any]:
+    index = request.get("index") if isinstance(request, dict) else None
     if type(index) is not int or not 0 <= index < match.cursor or type(match.events[index]) is Deal:
         return {"index": index, "error": f"event {index!r} is not a decision of this match"}
     weighing = weigh_decision(match.game, match.state_at(index), match.events[index], index, settings)
@@ -49,21 +48,12 @@ def main() -> int:
             return 0
         if not isinstance(first, dict):
             raise ValueError("the first frame must describe the match")
-        with contextlib.suppress(AttributeError, OSError):  # os.nice is POSIX only
-            os.nice(int(first.get("nice", 0)))
+        lower_priority(int(first.get("nice", 0)))
         match, settings = rebuild(first)
     except (ValueError, msgpack.UnpackException) as error:
         write_frame(stdout, {"error": f"bad request: {error}"})
         return 1
-    while True:
-        try:
-            request = read_frame(stdin)
-        except (ValueError, msgpack.UnpackException) as error:
-            write_frame(stdout, {"error": f"bad request: {error}"})
-            return 1
-        if request is None:
-            return 0
-        write_frame(stdout, weigh_event(match, settings, request.get("index")))
+    return serve(lambda request: weigh_event(match, settings, request))
 
 
 if __name__ == "__main__":

@@ -75,6 +75,13 @@ async def reviewed(pilot) -> ReviewScreen:
     return screen
 
 
+async def review_from_round_over(pilot) -> ReviewScreen:
+    """`v` on the round-over screen, and the review once weighed."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundOverScreen))
+    await pilot.press("v")
+    return await reviewed(pilot)
+
+
 def side_text(screen: ReviewScreen) -> str:
     return str(screen.query_one("#review-text").render())
 
@@ -124,9 +131,7 @@ async def test_from_the_round_over_screen_v_reviews_the_round_and_steps_through_
 async def test_the_strip_jumps_to_a_decision_and_marks_the_better_move(store):
     app = finished_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
-        await pilot.press("v")
-        screen = await reviewed(pilot)
+        screen = await review_from_round_over(pilot)
         flawed = [p for p, review in screen.reviews.items() if review.verdict != "best"]
         assert flawed, "this round has a move the review finds fault with"
         target = flawed[0]
@@ -144,9 +149,7 @@ async def test_the_strip_jumps_to_a_decision_and_marks_the_better_move(store):
 async def test_the_seat_is_switched_with_s(store):
     app = finished_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
-        await pilot.press("v")
-        screen = await reviewed(pilot)
+        screen = await review_from_round_over(pilot)
         assert screen.session.path == store.review_path(MATCH_ID)
         await pilot.press("s")
         assert screen.seat == 1
@@ -235,9 +238,7 @@ async def test_a_first_review_is_weighed_in_the_background_and_a_round_in_play_s
 
 # -- how it looks, at 80x24 ------------------------------------------------------------------------
 async def at_a_flawed_decision(pilot) -> None:
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundOverScreen))
-    await pilot.press("v")
-    screen = await reviewed(pilot)
+    screen = await review_from_round_over(pilot)
     while screen.reviews.get(screen.position) is None or screen.reviews[screen.position].verdict in ("best", "good"):
         await pilot.press("pagedown")
     await pilot.pause()
@@ -249,9 +250,7 @@ def test_snapshot_a_mistake_and_the_better_move(snap_compare, store):
 
 def test_snapshot_the_end_of_the_round_shows_every_hand(snap_compare, store):
     async def at_the_end(pilot):
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundOverScreen))
-        await pilot.press("v")
-        await reviewed(pilot)
+        await review_from_round_over(pilot)
         await pilot.press("end")
         await pilot.pause()
 
