@@ -6,7 +6,9 @@ so they open at once; the last weighs a review in the background, as a first rev
 
 from __future__ import annotations
 
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -274,3 +276,33 @@ def test_snapshot_a_moon_decision(snap_compare, private_home):
 
     app = DominoesApp(preferences=Preferences(bot_speed="instant"))
     assert snap_compare(app, run_before=at_a_trick, terminal_size=(80, 24))
+
+
+def review_workers() -> list[int]:
+    """The review worker processes running now (Linux: from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"workers.review_worker" in command and Path(f"/proc/{entry}/stat").read_text().split()[3] == str(
+                os.getpid()
+            ):
+                found.append(int(entry))
+    return found
+
+
+async def test_closing_the_review_or_quitting_while_it_thinks_stops_its_workers():
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        slow = ReviewSettings(budget=5.0)  # every decision would take seconds
+        app.push_screen(ReviewScreen(finished_round(seed=4), None, None, jobs=2, settings=slow))
+        await wait_until(pilot, lambda: len(review_workers()) == 2, timeout=30)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not review_workers())
+        app.push_screen(ReviewScreen(finished_round(seed=4), None, None, jobs=2, settings=slow))
+        await wait_until(pilot, lambda: len(review_workers()) == 2, timeout=30)
+        await pilot.press("ctrl+q")
+    assert not review_workers()
