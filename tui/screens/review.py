@@ -26,7 +26,7 @@ from textual.widgets import Footer, Static
 from core import Match
 from core.moves import Deal, Discard, Move, Play
 from core.review import DecisionReview, ReviewSettings, branch, summarise
-from core.review.verdicts import unit
+from core.review.verdicts import THRESHOLDS, unit
 from core.tiles import Tile
 from tui.host import host
 from tui.presentation import board_kind, board_marks, line_namer, status_facts
@@ -347,6 +347,8 @@ class ReviewScreen(Screen[None]):
         text.append_text(verdict_text(review.verdict))
         if review.verdict != "best":
             text.append(f": about {review.loss:.1f} {unit(self.match.game_name)} lost")
+            if review.verdict == "good" and review.loss >= THRESHOLDS[self.match.game_name].good:
+                text.append(", too close to call on these deals", style="dim")
             text.append(f"\nBetter: {review.reason}")
         else:
             text.append(f". {review.reason}")
