@@ -118,6 +118,7 @@ class ReviewScreen(Screen[None]):
         self.progress: tuple[int, int] | None = None  # (weighed, to weigh) while the workers think
         self.problem: str | None = None
         self.generation = 0  # bumped when the review restarts, so a late answer is dropped
+        self.closed = False  # the screen is gone: a review opened after that is closed at once
         self.sub_title = f"Review of {self.match.game.title}"
 
     # -- the match, position by position ---------------------------------------------------------
@@ -169,6 +170,7 @@ class ReviewScreen(Screen[None]):
         self.think(self.generation, None)
 
     def on_unmount(self) -> None:
+        self.closed = True
         if self.session is not None:
             self.session.close()
 
@@ -180,7 +182,11 @@ class ReviewScreen(Screen[None]):
             session = ReviewSession(
                 self.match, self.match_id, self.path, self.settings, [self.seat], self.jobs, REVIEW_NICENESS
             )
-            self._call(self._opened, generation, session)
+            # Set here, not from the interface's thread: the screen may close (and the app with it)
+            # before that thread could take it, and either this sees `closed` or `on_unmount` sees it.
+            self.session = session
+            if self.closed:
+                session.close()
         known = [d for d in session.decisions if d.index in session.weighings]
         self._call(self._weighed, generation, [review for review in map(session.review, known) if review], None)
         by_index = {decision.index: decision for decision in session.decisions}
@@ -202,12 +208,6 @@ class ReviewScreen(Screen[None]):
     def _call(self, callback: Any, *arguments: Any) -> None:
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile
             self.app.call_from_thread(callback, *arguments)
-
-    def _opened(self, generation: int, session: ReviewSession) -> None:
-        if generation != self.generation or not self.is_attached:
-            session.close()
-            return
-        self.session = session
 
     def _weighed(self, generation: int, reviews: list[DecisionReview], progress: tuple[int, int] | None) -> None:
         if generation != self.generation or not self.is_attached:
