@@ -27,6 +27,7 @@ from saves.record import SavedMatch
 HOME_VARIABLE = "DOMINOES_HOME"
 SUFFIX = ".dominoes"
 BACKUP_SUFFIX = SUFFIX + ".bak"
+REVIEW_SUFFIX = ".review.json"  # a finished review of the match (saves/review_sidecar.py)
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 3600  # a temporary file this old was left by a process that died mid-write
 
@@ -60,6 +61,9 @@ class SaveStore:
 
     def backup_path(self, match_id: str) -> Path:
         return self.directory / f"{match_id}{BACKUP_SUFFIX}"
+
+    def review_path(self, match_id: str) -> Path:
+        return self.directory / f"{match_id}{REVIEW_SUFFIX}"
 
     # -- finding ---------------------------------------------------------------------------------
     def ids(self) -> list[str]:
@@ -162,9 +166,9 @@ class SaveStore:
                         path.unlink()
 
     def delete(self, match_id: str) -> list[Path]:
-        """Remove a match's save and its backup; the files removed."""
+        """Remove a match's save, its backup and its review; the files removed."""
         removed = []
-        for path in (self.path(match_id), self.backup_path(match_id)):
+        for path in (self.path(match_id), self.backup_path(match_id), self.review_path(match_id)):
             try:
                 path.unlink()
             except FileNotFoundError:

@@ -190,6 +190,34 @@ class DominoesApp(App[None]):
             return None
         return copy.match_id
 
+    def show_review(
+        self, match: Match, match_id: str | None = None, seat: int | None = None, start_round: int | None = None
+    ) -> None:
+        """The review of `match` (saved as `match_id`; by default the match in play's own save), its
+        sidecar kept beside the save."""
+        from saves import SaveError
+        from tui.screens.review import ReviewScreen
+
+        if match_id is None and self.autosave is not None and self.autosave.match is match:
+            match_id = self.autosave.match_id
+            if not self.autosave.path.exists():
+                try:
+                    self.autosave(match)  # a match opened where it stood is saved with its first move: now
+                except SaveError:
+                    match_id = None  # no save to keep the review beside
+        path = self.store.review_path(match_id) if match_id is not None else None
+        self.push_screen(ReviewScreen(match, match_id, path, seat, start_round))
+
+    def play_from(self, match: Match) -> None:
+        """Open `match`, branched from a review, as a new match with its own save, written at once."""
+        from saves import SaveError
+
+        self.open_match(match)
+        try:
+            self.autosave(match)  # type: ignore[misc]
+        except SaveError as error:
+            self.notify(f"The match is not being saved: {error}", severity="error", timeout=8)
+
     def show_load(self) -> None:
         from tui.screens.load import LoadScreen
 

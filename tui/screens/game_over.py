@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from core import Match
+from tui.host import host
 from tui.presentation import high_score_wins, scorepad_extras
 from tui.table_model import TableModel, as_table
 from tui.widgets.scorepad import Scorepad
@@ -36,6 +37,7 @@ class GameOverScreen(Screen[str]):
         Binding("r", "choose('rematch')", "Rematch", id="over.rematch"),
         Binding("n", "choose('new')", "New match", id="over.new"),
         Binding("q", "choose('title')", "Title", id="over.title"),
+        Binding("v", "review", "Review", id="over.review"),
     ]
 
     def __init__(self, table: Match | TableModel) -> None:
@@ -75,7 +77,13 @@ class GameOverScreen(Screen[str]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("rematch",):
             return self.match is not None  # a table across the network is the host's to restart
+        if action == "review":
+            return self.match is not None  # a table across the network has only this seat's view
         return True
+
+    def action_review(self) -> None:
+        if self.match is not None:
+            host(self).show_review(self.match)
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from saves.listing import Entry, entries, format_entry
 from saves.store import Loaded, SaveStore
+from tui.host import host
 
 
 def entry_prompt(entry: Entry) -> Text:
@@ -32,6 +33,7 @@ class LoadScreen(Screen[Loaded | None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="load.back"),
         Binding("q", "app.pop_screen", "Back", show=False, id="load.back_q"),
+        Binding("v", "review", "Review", id="load.review"),
     ]
 
     def __init__(self, store: SaveStore) -> None:
@@ -61,6 +63,27 @@ class LoadScreen(Screen[Loaded | None]):
         if any(entry.loaded is not None for entry in self.entries):
             options.highlighted = next(i for i, option in enumerate(options.options) if not option.disabled)
         options.focus()
+
+    def highlighted_entry(self) -> Entry | None:
+        """The loadable match under the cursor, if any."""
+        options = self.query_one(OptionList)
+        index = options.highlighted
+        option = options.get_option_at_index(index) if index is not None else None
+        entry = next((entry for entry in self.entries if option is not None and entry.match_id == option.id), None)
+        return entry if entry is not None and entry.loaded is not None else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":
+            return True if self.highlighted_entry() is not None else None
+        return True
+
+    def action_review(self) -> None:
+        entry = self.highlighted_entry()
+        if entry is not None and entry.loaded is not None:
+            host(self).show_review(entry.loaded.record.match, entry.match_id)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from core import Match
+from tui.host import host
 from tui.presentation import high_score_wins
 from tui.table_model import TableModel, as_table
 from tui.widgets.dominoes import tile_text
@@ -44,6 +45,7 @@ class RoundOverScreen(ModalScreen[str]):
     BINDINGS = [
         Binding("enter", "next", "Continue", id="round.next", priority=True),
         Binding("u", "undo", "Undo", id="round.undo"),
+        Binding("v", "review", "Review", id="round.review"),
     ]
 
     def __init__(self, table: Match | TableModel) -> None:
@@ -53,6 +55,7 @@ class RoundOverScreen(ModalScreen[str]):
         self.names = table.names
         self.view = table.view()  # as the round ended: a remote table may deal the next one meanwhile
         self.match: Match | None = getattr(table, "match", None)  # a local table's whole match
+        self.viewer = table.viewer
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -99,3 +102,12 @@ class RoundOverScreen(ModalScreen[str]):
 
     def action_undo(self) -> None:
         self.dismiss("undo")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":
+            return self.match is not None  # a table across the network has only this seat's view
+        return True
+
+    def action_review(self) -> None:
+        if self.match is not None:
+            host(self).show_review(self.match, seat=self.viewer, start_round=self.view.round)
