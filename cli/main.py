@@ -15,9 +15,11 @@ from cli import (
     play_commands,
     review_command,
     saves_command,
+    serve_web_command,
     simulate_command,
     ssh_commands,
     tournament_command,
+    web_invite_command,
 )
 from cli.usage import PROG, ArgumentParser, UsageError
 
@@ -31,6 +33,8 @@ COMMANDS = (
     host_command,
     join_command,
     ssh_commands,
+    serve_web_command,
+    web_invite_command,
 )
 
 

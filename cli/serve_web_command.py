@@ -1,0 +1,97 @@
+"""`dominoes serve-web`: let invited players in from a browser, each to a lobby of their own."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from cli.usage import PROG, UsageError
+
+NAME = f"{PROG} serve-web"
+DEFAULT_WEB_HOST = "127.0.0.1"
+DEFAULT_WEB_PORT = 8000
+LOOPBACK = ("127.", "::1", "localhost")
+
+
+def add_parser(commands: Any) -> None:
+    serve = commands.add_parser(
+        "serve-web",
+        help="let invited players in from a browser, each to a lobby of their own",
+        description="A web server: every invited browser gets its own interface, starting in the lobby. "
+        "Invite players with `dominoes web-invite NAME`.",
+    )
+    serve.add_argument(
+        "--port", type=int, default=DEFAULT_WEB_PORT, help=f"port to listen on (default {DEFAULT_WEB_PORT}; 0: any)"
+    )
+    serve.add_argument("--host", default=DEFAULT_WEB_HOST, help=f"address to listen on (default {DEFAULT_WEB_HOST})")
+    serve.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the address players open, behind a reverse proxy (default http://HOST:PORT); invite links start so",
+    )
+    serve.add_argument(
+        "--max-sessions", type=int, default=None, help="sessions in play at once; more are refused (default 32)"
+    )
+    serve.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from net.web_auth import check_base_url
+    from net.web_server import DEFAULT_MAX_SESSIONS
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"{NAME}: --port must be from 0 to 65535, not {args.port}")
+    sessions = DEFAULT_MAX_SESSIONS if args.max_sessions is None else args.max_sessions
+    if sessions < 1:
+        raise UsageError(f"{NAME}: --max-sessions must be at least 1, not {sessions}")
+    base_url = None
+    if args.base_url is not None:
+        try:
+            base_url = check_base_url(args.base_url)
+        except ValueError as error:
+            raise UsageError(f"{NAME}: --base-url: {error}") from None
+    import asyncio
+
+    try:
+        return asyncio.run(_serve(args.host, args.port, base_url, sessions))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _serve(host: str, port: int, base_url: str | None, sessions: int) -> int:
+    import asyncio
+    import signal
+
+    from net.paths import data_dir
+    from net.web_server import WebFrontDoor
+
+    door = WebFrontDoor(data_dir(), max_sessions=sessions)
+    try:
+        await door.start(host, port, base_url)
+    except OSError as error:
+        reason = "is in use" if error.errno == 98 else f"cannot be used ({error.strerror or error})"
+        print(f"{NAME}: port {port} on {host} {reason}", file=sys.stderr)
+        return 1
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(number, lambda: loop.create_task(door.close()))
+    print(f"{NAME}: serving on http://{host}:{door.port}; invite players with `{PROG} web-invite NAME`", flush=True)
+    if base_url is None and host.startswith(LOOPBACK):
+        print(
+            f"{NAME}: only this machine can reach it; to let friends in from elsewhere, put it behind a reverse "
+            "proxy with TLS (README: Playing in a browser) and give the proxy's address with --base-url",
+            flush=True,
+        )
+    elif not door.base_url.startswith("https://"):
+        print(
+            f"{NAME}: without TLS, invite links and sign-ins cross the network in the clear; "
+            "put it behind a reverse proxy with TLS (README: Playing in a browser)",
+            flush=True,
+        )
+    print(f"{NAME}: invite links begin with {door.base_url}/join/; Ctrl+C stops the server", flush=True)
+    try:
+        await door.serve_forever()
+    finally:
+        await door.close()
+    return 0

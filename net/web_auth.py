@@ -1,0 +1,288 @@
+"""Who a browser is, for the web front door: invite links and the sessions they open.
+
+No passwords. `dominoes web-invite NAME` makes a link `BASE/join/TOKEN` (256 random bits); opening
+it signs NAME in: the server gives the browser a session cookie (another 256 random bits) and the
+browser is that player from then on. The server's data directory keeps, in `web/` (0700, files
+0600), only the SHA-256 of each token and of each session, never the secrets themselves:
+
+- `invites.json`, written by `web-invite` (under a lock, so two at once lose nothing): each
+  invite's player and digest, and for each player revoked, when. `--revoke NAME` removes the
+  player's invites and records the time: every session that player began before it is over, even
+  one in play (the server looks at this file every second).
+- `sessions.json`, written by the server alone: each session's digest, player and start.
+- `server.json`, written by the server: the address its links begin with, for `web-invite`.
+
+Every file is read within a size bound and checked entry by entry; anything malformed is skipped,
+so a damaged file lets fewer people in, never more.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import secrets
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from saves.json_file import load_json_file
+
+WEB = "web"
+INVITES = "invites.json"
+SESSIONS = "sessions.json"
+SERVER = "server.json"
+TOKEN_BYTES = 32  # 256 bits, for invite tokens and session cookies alike
+TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(TOKEN_BYTES)
+MAX_INVITES = 1000
+MAX_KEPT_SESSIONS = 2000  # the oldest go first beyond this
+SESSION_LIFETIME = 30 * 24 * 3600.0  # seconds a browser stays signed in without opening its link again
+MAX_FILE = 1024 * 1024
+MAX_BASE_URL = 200
+NAME_LIMIT = 20
+
+
+def private_directory(path: Path) -> Path:
+    """`path` as a directory only its owner may enter (0700), made with its parents if missing."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o700)
+    return path
+
+
+def write_json_file(path: Path, data: Any) -> None:
+    """`data` as JSON in `path`, atomically and 0600 from the first byte. OSError."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: str) -> str:
+    """A player's name as the web door takes it: the rules SSH names follow. ValueError (one line)."""
+    name = name.strip()
+    if not name:
+        raise ValueError("a name cannot be empty")
+    if len(name) > NAME_LIMIT:
+        raise ValueError(f"a name has at most {NAME_LIMIT} characters, not {len(name)}")
+    if not name.isprintable():
+        raise ValueError("a name holds only printable characters (no control characters)")
+    return name
+
+
+def check_base_url(url: str) -> str:
+    """The start of invite links: http(s)://host[:port][/path], no trailing slash. ValueError."""
+    url = url.strip().rstrip("/")
+    if len(url) > MAX_BASE_URL or not re.fullmatch(r"https?://[A-Za-z0-9._~\-\[\]:%]+(/[A-Za-z0-9._~\-/%]*)?", url):
+        raise ValueError(f"a base URL is http(s)://HOST[:PORT][/PATH], not {url[:60]!r}")
+    return url
+
+
+def web_dir(server_data: Path) -> Path:
+    return server_data / WEB
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """One writer of the invites at a time (two `web-invite` commands must not lose one's change)."""
+    descriptor = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = load_json_file(path, MAX_FILE)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+@dataclass(frozen=True)
+class Invites:
+    """What `invites.json` says: the digest of each live invite with its player, and when each
+    player (by name in any case) was last revoked."""
+
+    players: dict[str, str]  # token digest -> player's name
+    revoked: dict[str, float]  # casefolded name -> time
+
+    @classmethod
+    def parse(cls, data: dict[str, Any]) -> Invites:
+        players: dict[str, str] = {}
+        entries = data.get("invites")
+        for entry in entries[:MAX_INVITES] if isinstance(entries, list) else []:
+            if not isinstance(entry, dict):
+                continue
+            name, token_digest = entry.get("player"), entry.get("digest")
+            if isinstance(name, str) and isinstance(token_digest, str) and re.fullmatch(r"[0-9a-f]{64}", token_digest):
+                with contextlib.suppress(ValueError):
+                    players[token_digest] = check_name(name)
+        revoked: dict[str, float] = {}
+        times = data.get("revoked")
+        for name, when in list(times.items())[:MAX_INVITES] if isinstance(times, dict) else []:
+            if isinstance(name, str) and type(when) in (int, float):
+                revoked[name] = float(when)
+        return cls(players, revoked)
+
+    def revoked_since(self, player: str, began: float) -> bool:
+        """Whether `player` was revoked after a session that began at `began`."""
+        return self.revoked.get(player.casefold(), float("-inf")) >= began
+
+
+class InviteBook:
+    """`invites.json` for the `web-invite` command: make and revoke links."""
+
+    def __init__(self, server_data: Path) -> None:
+        self.folder = web_dir(server_data)
+
+    def invite(self, name: str, base_url: str) -> str:
+        """A new link that signs `name` in. ValueError for a bad name or too many invites; OSError."""
+        name = check_name(name)
+        token = new_token()
+        private_directory(self.folder)
+        with _locked(self.folder):
+            data = _read(self.folder / INVITES)
+            invites = [entry for entry in data.get("invites", []) if isinstance(entry, dict)][:MAX_INVITES]
+            if len(invites) >= MAX_INVITES:
+                raise ValueError(f"there are {MAX_INVITES} invites already; revoke some first")
+            invites.append({"player": name, "digest": digest(token), "made": time.time()})
+            data["invites"] = invites
+            write_json_file(self.folder / INVITES, data)
+        return f"{base_url}/join/{token}"
+
+    def revoke(self, name: str) -> int:
+        """End `name`'s links and sessions (any case); how many links there were. OSError."""
+        name = check_name(name)
+        private_directory(self.folder)
+        with _locked(self.folder):
+            data = _read(self.folder / INVITES)
+            invites = [entry for entry in data.get("invites", []) if isinstance(entry, dict)][:MAX_INVITES]
+            kept = [e for e in invites if not (isinstance(e.get("player"), str) and _same(e["player"], name))]
+            revoked = data.get("revoked") if isinstance(data.get("revoked"), dict) else {}
+            revoked[name.casefold()] = time.time()
+            data["invites"], data["revoked"] = kept, dict(list(revoked.items())[-MAX_INVITES:])
+            write_json_file(self.folder / INVITES, data)
+        return len(invites) - len(kept)
+
+    def base_url(self) -> str | None:
+        """The address the running (or last) server said its links begin with."""
+        url = _read(self.folder / SERVER).get("base_url")
+        try:
+            return check_base_url(url) if isinstance(url, str) else None
+        except ValueError:
+            return None
+
+
+def _same(a: str, b: str) -> bool:
+    return a.strip().casefold() == b.strip().casefold()
+
+
+@dataclass(frozen=True)
+class Session:
+    player: str
+    began: float
+
+
+class Gatekeeper:
+    """The server's side: turns an invite token into a session, and a session cookie into its
+    player, as long as neither has been revoked. Notices `invites.json` changing (see `changed`)."""
+
+    def __init__(self, server_data: Path, clock: Any = time.time) -> None:
+        self.folder = web_dir(server_data)
+        self.clock = clock
+        self.invites = Invites({}, {})
+        self._seen: tuple[int, int, int] | None = None
+        self.sessions: dict[str, Session] = {}  # session digest -> session
+
+    def open(self, base_url: str) -> None:
+        """Make the folder, read what is kept, and say where links begin. OSError."""
+        private_directory(self.folder)
+        write_json_file(self.folder / SERVER, {"base_url": base_url})
+        self.changed()
+        data = _read(self.folder / SESSIONS).get("sessions")
+        for entry in data[-MAX_KEPT_SESSIONS:] if isinstance(data, list) else []:
+            if not isinstance(entry, dict):
+                continue
+            session_digest, player, began = entry.get("digest"), entry.get("player"), entry.get("began")
+            if not (isinstance(session_digest, str) and isinstance(player, str) and type(began) in (int, float)):
+                continue
+            with contextlib.suppress(ValueError):
+                self.sessions[session_digest] = Session(check_name(player), float(began))
+
+    def changed(self) -> bool:
+        """Read `invites.json` again if it changed since last time; whether it did."""
+        try:
+            status = os.stat(self.folder / INVITES)
+            seen = (status.st_ino, status.st_mtime_ns, status.st_size)
+        except OSError:
+            seen = None
+        if seen == self._seen:
+            return False
+        self._seen = seen
+        self.invites = Invites.parse(_read(self.folder / INVITES))
+        return True
+
+    def redeem(self, token: str) -> tuple[str, str] | None:
+        """(session cookie, player) for a live invite token; None for any other text."""
+        if not TOKEN_TEXT.fullmatch(token):
+            return None
+        self.changed()
+        player = self.invites.players.get(digest(token))
+        if player is None:
+            return None
+        cookie = new_token()
+        self.sessions[digest(cookie)] = Session(player, self.clock())
+        self._drop_old()
+        self._save()
+        return cookie, player
+
+    def session(self, cookie: str | None) -> Session | None:
+        """The session a cookie signs in, or None (no cookie, forged, expired or revoked)."""
+        if not cookie or not TOKEN_TEXT.fullmatch(cookie):
+            return None
+        session = self.sessions.get(digest(cookie))
+        if session is None or self.clock() - session.began > SESSION_LIFETIME:
+            return None
+        if self.invites.revoked_since(session.player, session.began):
+            return None
+        return session
+
+    def _drop_old(self) -> None:
+        now = self.clock()
+        live = [
+            (key, session)
+            for key, session in self.sessions.items()
+            if now - session.began <= SESSION_LIFETIME and not self.invites.revoked_since(session.player, session.began)
+        ]
+        self.sessions = dict(live[-MAX_KEPT_SESSIONS:])
+
+    def _save(self) -> None:
+        entries = [{"digest": key, "player": s.player, "began": s.began} for key, s in self.sessions.items()]
+        with contextlib.suppress(OSError):  # a session not kept on disk only ends with the server
+            write_json_file(self.folder / SESSIONS, {"sessions": entries})

@@ -1,0 +1,66 @@
+// The page around textual-serve's terminal (textual.js): where its socket is, the connecting and
+// closed notices, keyboard focus, and a handle on the terminal (window.dominoesTerminal) for
+// reading its screen. textual.js sets window.onload to start; this script runs after it.
+"use strict";
+
+(() => {
+  const element = document.getElementById("terminal");
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  element.dataset.sessionWebsocketUrl = `${scheme}//${location.host}/ws`;
+
+  // Why a socket closed, for the notice: the server gives a reason when it ends a session.
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("close", (event) => showClosed(event));
+    }
+  };
+
+  function showClosed(event) {
+    const reason = document.getElementById("closed-reason");
+    const advice = document.getElementById("closed-advice");
+    const button = document.getElementById("reconnect");
+    if (event.code === 1000 && event.reason === "the session ended") {
+      reason.textContent = "You left the lobby.";
+      advice.textContent = "Your matches are saved.";
+      button.textContent = "Back to the lobby";
+    } else if (event.code === 1000 && event.reason) {
+      reason.textContent = `The server ended the session: ${event.reason}.`;
+    }
+    setTimeout(() => button.focus(), 0);
+  }
+
+  document.getElementById("reconnect").addEventListener("click", () => location.reload());
+
+  // textual.js keeps its terminal to itself: catch it as it is made (the first object given a
+  // `terminal` that is an xterm Terminal), then leave Object.prototype as it was.
+  Object.defineProperty(Object.prototype, "terminal", {
+    configurable: true,
+    set(value) {
+      Object.defineProperty(this, "terminal", { value, writable: true, configurable: true, enumerable: true });
+      if (value && value.buffer && typeof value.focus === "function") {
+        delete Object.prototype.terminal;
+        window.dominoesTerminal = value;
+      }
+    },
+  });
+
+  // Keys go to the terminal as soon as it shows something.
+  new MutationObserver(() => {
+    if (document.body.classList.contains("-first-byte") && !document.body.classList.contains("-closed")) {
+      window.dominoesTerminal?.focus();
+    }
+  }).observe(document.body, { attributes: true, attributeFilter: ["class"] });
+
+  // Measure the terminal's cells in its own font, not a fallback: wait for the font before starting.
+  const start = window.onload;
+  window.onload = async (event) => {
+    try {
+      await document.fonts.load("16px 'Roboto Mono'");
+    } catch {
+      // the fallback font will do
+    }
+    start(event);
+  };
+})();

@@ -1,0 +1,175 @@
+"""One browser session = one player's lobby session in a pseudo-terminal of its own, as over SSH.
+
+The browser runs textual-serve's terminal (textual.js: xterm.js and the browser side of
+textual-serve's protocol). It sends JSON text messages, `["stdin", TEXT]`, `["resize", {"width": W,
+"height": H}]` and `["ping", TEXT]`, and receives the terminal's bytes as binary messages (and
+`["pong", TEXT]`). Here they meet the same `PtyChild` the SSH door uses: keys go into the pty, a
+resize (clamped) becomes the pty's window size, output goes back to the browser. The two ends are
+tied: the socket closes when the lobby exits, and the lobby is hung up when the socket goes.
+
+Everything a browser sends is checked: a message that is not one of these, or not of that shape, is
+dropped; a message is at most MAX_MESSAGE bytes; input stops being read while the pty is full, and
+the pty stops being read while the browser is slow to take its output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from net.pty_session import PtyChild
+
+MAX_MESSAGE = 64 * 1024  # bytes in one message from a browser (a paste is split by xterm.js before this)
+OUTPUT_LIMIT = 1024 * 1024  # stop reading the pty while this much output waits for the browser
+DEFAULT_SIZE = (80, 24)
+MAX_COLUMNS, MAX_ROWS = 500, 200
+MAX_PING = 64
+
+
+def clamped(columns: Any, rows: Any) -> tuple[int, int]:
+    """A window size from a browser: 80x24 for anything but two positive integers, at most
+    MAX_COLUMNS x MAX_ROWS (as over SSH)."""
+    if type(columns) is not int or type(rows) is not int or columns < 1 or rows < 1:
+        return DEFAULT_SIZE
+    return min(columns, MAX_COLUMNS), min(rows, MAX_ROWS)
+
+
+def size_from_query(query: Any) -> tuple[int, int]:
+    try:
+        return clamped(int(query.get("width", "")[:6]), int(query.get("height", "")[:6]))
+    except ValueError:
+        return DEFAULT_SIZE
+
+
+class BrowserSession:
+    """A player's session through one websocket. `run()` lasts as long as the session."""
+
+    def __init__(self, door: Any, player: str, began: float, websocket: web.WebSocketResponse) -> None:
+        self.door = door  # the WebFrontDoor: the command to run, the session count
+        self.player = player
+        self.began = began  # when the browser's sign-in began (a revocation after it ends this session)
+        self.websocket = websocket
+        self.child: PtyChild | None = None
+        self.size = DEFAULT_SIZE
+        self._outgoing = bytearray()
+        self._output_ready = asyncio.Event()
+        self._may_read = asyncio.Event()
+        self._may_read.set()
+        self._ending = False
+
+    async def run(self, size: tuple[int, int]) -> None:
+        self.size = size
+        refused = self.door.take_session(self)
+        if refused is not None:
+            await self._say_and_close(refused)
+            return
+        writer = asyncio.get_running_loop().create_task(self._send_output())
+        try:
+            try:
+                argv, environment = self.door.command_for(self.player)
+            except OSError as error:
+                await self._say_and_close(f"your data folder cannot be made ({error.strerror or error})")
+                return
+            self.child = PtyChild(self._output, self._child_exited)
+            self.child.on_input_full = self._input_full
+            try:
+                await self.child.start(argv, environment, (*self.size, 0, 0))
+            except OSError as error:
+                await self._say_and_close(f"the interface could not be started ({error.strerror or error})")
+                return
+            await self._read_input()
+        finally:
+            self._ending = True
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+            if self.child is not None:
+                await self.child.hang_up()
+            self.door.release_session(self)
+
+    def end(self, reason: str) -> None:
+        """End the session from the server's side (revoked, server stopping): say why, then close."""
+        if not self._ending:
+            self._ending = True
+            asyncio.get_running_loop().create_task(self._say_and_close(reason))
+
+    # -- browser -> pty --------------------------------------------------------------------------
+    async def _read_input(self) -> None:
+        while not self.websocket.closed:
+            await self._may_read.wait()
+            message = await self.websocket.receive()
+            if message.type == WSMsgType.TEXT:
+                self._handle(message.data)
+            elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                return
+
+    def _handle(self, text: str) -> None:
+        try:
+            envelope = json.loads(text)
+        except (ValueError, RecursionError):
+            return
+        if not isinstance(envelope, list) or len(envelope) != 2 or self.child is None:
+            return
+        kind, data = envelope
+        if kind == "stdin" and isinstance(data, str):
+            self.child.write(data.encode("utf-8", "replace"))
+        elif kind == "resize" and isinstance(data, dict):
+            self.size = clamped(data.get("width"), data.get("height"))
+            self.child.resize(*self.size)
+        elif kind == "ping" and isinstance(data, str) and len(data) <= MAX_PING:
+            asyncio.get_running_loop().create_task(self._send_text(json.dumps(["pong", data])))
+
+    def _input_full(self, full: bool) -> None:
+        if full:
+            self._may_read.clear()
+        else:
+            self._may_read.set()
+
+    # -- pty -> browser --------------------------------------------------------------------------
+    def _output(self, data: bytes) -> None:
+        self._outgoing += data
+        self._output_ready.set()
+        if len(self._outgoing) > OUTPUT_LIMIT and self.child is not None:
+            self.child.pause_output()
+
+    async def _send_output(self) -> None:
+        while True:
+            await self._output_ready.wait()
+            self._output_ready.clear()
+            if not self._outgoing:
+                continue
+            chunk = bytes(self._outgoing)
+            self._outgoing.clear()
+            try:
+                await self.websocket.send_bytes(chunk)
+            except (ConnectionError, RuntimeError):
+                return
+            if self.child is not None:
+                self.child.resume_output()
+
+    async def _send_text(self, text: str) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.websocket.send_str(text)
+
+    def _child_exited(self, code: int) -> None:
+        """The lobby ended (the player quit): pass on its last output, then close the socket."""
+        self._ending = True
+        asyncio.get_running_loop().create_task(self._close_after_output())
+
+    async def _close_after_output(self) -> None:
+        for _ in range(100):
+            if not self._outgoing:
+                break
+            await asyncio.sleep(0.01)
+        await self.websocket.close(code=1000, message=b"the session ended")
+        self._may_read.set()
+
+    async def _say_and_close(self, reason: str) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.websocket.send_bytes(f"\r\n\x1b[0mdominoes: {reason}\r\n".encode())
+        await self.websocket.close(code=1000, message=reason[:120].encode())
+        self._may_read.set()
