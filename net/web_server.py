@@ -28,7 +28,7 @@ import textual_serve
 from aiohttp import web
 
 from net.ssh_server import child_environment, lobby_argv
-from net.web_auth import Gatekeeper
+from net.web_auth import Gatekeeper, Session
 from net.web_session import BrowserSession, size_from_query
 
 DEFAULT_MAX_SESSIONS = 32
@@ -47,6 +47,7 @@ PAGE_POLICY = (
 NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'"
 SESSION_ENVIRONMENT = {"TERM": "xterm-256color", "COLORTERM": "truecolor"}
 
+SESSION = web.RequestKey("session", Session)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -135,7 +136,7 @@ class WebFrontDoor:
         if session is None and not request.path.startswith(PUBLIC):
             response = self._notice(401, "This table is by invitation", "Open the invite link you were given.")
         else:
-            request["session"] = session
+            request[SESSION] = session
             try:
                 response = await handler(request)
             except web.HTTPException as error:
@@ -155,7 +156,7 @@ class WebFrontDoor:
         return response
 
     async def _index(self, request: web.Request) -> web.Response:
-        html = self._templates.get_template("index.html").render(player=request["session"].player)
+        html = self._templates.get_template("index.html").render(player=request[SESSION].player)
         return web.Response(text=html, content_type="text/html")
 
     async def _favicon(self, request: web.Request) -> web.FileResponse:
@@ -187,7 +188,7 @@ class WebFrontDoor:
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         if not same_origin(request):
             return self._notice(403, "Not from this page", "Open the game from its own address.")
-        session = request["session"]
+        session = request[SESSION]
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=64 * 1024, compress=False)
         await websocket.prepare(request)
         browser = BrowserSession(self, session.player, session.began, websocket)
@@ -204,9 +205,9 @@ class WebFrontDoor:
     # -- running ---------------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0, base_url: str | None = None) -> None:
         """Bind and serve. OSError if the address cannot be bound or the data directory written."""
-        self._runner = web.AppRunner(self.application(), access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self.application(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, host, port)
         try:
             await site.start()
         except BaseException:

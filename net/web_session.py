@@ -30,19 +30,21 @@ MAX_COLUMNS, MAX_ROWS = 500, 200
 MAX_PING = 64
 
 
-def clamped(columns: Any, rows: Any) -> tuple[int, int]:
-    """A window size from a browser: 80x24 for anything but two positive integers, at most
-    MAX_COLUMNS x MAX_ROWS (as over SSH)."""
+def clamped(columns: Any, rows: Any) -> tuple[int, int] | None:
+    """A window size from a browser, at most MAX_COLUMNS x MAX_ROWS (as over SSH); None for
+    anything but two positive integers."""
     if type(columns) is not int or type(rows) is not int or columns < 1 or rows < 1:
-        return DEFAULT_SIZE
+        return None
     return min(columns, MAX_COLUMNS), min(rows, MAX_ROWS)
 
 
 def size_from_query(query: Any) -> tuple[int, int]:
+    """The window size a socket's address gives (`?width=W&height=H`), or 80x24."""
     try:
-        return clamped(int(query.get("width", "")[:6]), int(query.get("height", "")[:6]))
+        size = clamped(int(query.get("width", "")[:6]), int(query.get("height", "")[:6]))
     except ValueError:
-        return DEFAULT_SIZE
+        size = None
+    return size or DEFAULT_SIZE
 
 
 class BrowserSession:
@@ -118,8 +120,10 @@ class BrowserSession:
         if kind == "stdin" and isinstance(data, str):
             self.child.write(data.encode("utf-8", "replace"))
         elif kind == "resize" and isinstance(data, dict):
-            self.size = clamped(data.get("width"), data.get("height"))
-            self.child.resize(*self.size)
+            size = clamped(data.get("width"), data.get("height"))
+            if size is not None:
+                self.size = size
+                self.child.resize(*size)
         elif kind == "ping" and isinstance(data, str) and len(data) <= MAX_PING:
             asyncio.get_running_loop().create_task(self._send_text(json.dumps(["pong", data])))
 
