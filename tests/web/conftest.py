@@ -1,0 +1,153 @@
+"""The browser tests' set-up: the real `dominoes serve-web` in a process of its own, and the
+system's Chromium driven headless by Playwright (never a browser Playwright would download).
+
+Everything waits for a condition on the page with a generous timeout, never for a fixed time: a
+loaded two-core machine may take many seconds to open a table."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT = 90_000  # milliseconds: the most any one step may take on a busy machine
+START_TIMEOUT = 60.0
+WINDOW = {"width": 1000, "height": 640}
+
+# The page's terminal, as text: window.dominoesTerminal is xterm's Terminal (see page.js).
+SCREEN = """() => {
+  const terminal = window.dominoesTerminal;
+  if (!terminal || !document.body.classList.contains("-first-byte")) return "";
+  const buffer = terminal.buffer.active;
+  const lines = [];
+  for (let row = 0; row < terminal.rows; row++) {
+    const line = buffer.getLine(buffer.viewportY + row);
+    lines.push(line ? line.translateToString(true) : "");
+  }
+  return lines.join("\\n");
+}"""
+
+
+@dataclass
+class WebServer:
+    home: Path
+    process: subprocess.Popen[str]
+    url: str
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, "DOMINOES_HOME": str(self.home)}
+
+    def invite(self, name: str) -> str:
+        """A link from `dominoes web-invite NAME`, exactly as a host would make it."""
+        done = subprocess.run(
+            [sys.executable, "-m", "cli", "web-invite", name],
+            env=self.environment(),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT,
+            check=True,
+        )
+        (line,) = done.stdout.splitlines()
+        return line
+
+
+@pytest.fixture
+def server() -> Iterator[WebServer]:
+    home = Path(tempfile.mkdtemp(prefix="dm-web-"))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve-web", "--port", "0"],
+        env={**os.environ, "DOMINOES_HOME": str(home)},
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        first = process.stdout.readline()  # blocks until the server says where it is (or dies)
+        found = re.search(r"serving on (http://127\.0\.0\.1:\d+)", first)
+        assert found, f"serve-web did not start: {first!r}"
+        yield WebServer(home, process, found.group(1))
+    finally:
+        process.terminate()
+        try:
+            process.wait(START_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def new_browser(chromium: Browser) -> Iterator[object]:
+    """Makes browsers of their own (no shared cookies), as two people on two machines would have."""
+    contexts: list[BrowserContext] = []
+
+    def make() -> Page:
+        # bypass_csp: the tests read the screen with evaluated scripts, which the page's policy forbids.
+        context = chromium.new_context(viewport=WINDOW, bypass_csp=True)
+        context.set_default_timeout(WAIT)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screen(page: Page) -> str:
+    return page.evaluate(SCREEN)
+
+
+def wait_until(page: Page, check: Callable[[str], bool], what: str) -> str:
+    """Until `check(screen)` holds, looking again at every frame the browser draws; the screen then."""
+    deadline = time.monotonic() + WAIT / 1000
+    while True:
+        text = screen(page)
+        if check(text):
+            return text
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never {what}; the screen:\n{text}")
+        page.evaluate("() => new Promise(requestAnimationFrame)")
+
+
+def wait_for_screen(page: Page, words: str) -> str:
+    """Until the page's terminal shows `words`; the screen then."""
+    try:
+        page.wait_for_function(f"(words) => ({SCREEN})().includes(words)", arg=words, timeout=WAIT)
+    except Exception as error:
+        raise AssertionError(f"{words!r} never showed; the screen:\n{screen(page)}") from error
+    return screen(page)

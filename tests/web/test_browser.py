@@ -1,0 +1,156 @@
+"""`dominoes serve-web` in a real browser: headless Chromium, the page's own terminal read back from
+xterm's buffer, keys and clicks as a player gives them."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from playwright.sync_api import Page
+
+from tests.web.conftest import WebServer, screen, wait_for_screen, wait_until
+
+SEED_WHERE_ANN_OPENS = 5  # Doubles, Ann and a bot: Ann holds the 6-6 and opens the round with it
+TILE = re.compile(r"\[\d\|\d\]")
+
+
+def server_children(server: WebServer) -> list[str]:
+    pid = server.process.pid
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as handle:
+            found += handle.read().split()
+    return found
+
+
+def click_on(page: Page, words: str) -> None:
+    """Click the middle of the first cell of `words` on the page's terminal, as a player would."""
+    lines = screen(page).split("\n")
+    row = next(i for i, line in enumerate(lines) if words in line)
+    column = lines[row].index(words)
+    box = page.locator(".xterm-screen").bounding_box()
+    assert box is not None
+    columns, rows = page.evaluate("[window.dominoesTerminal.cols, window.dominoesTerminal.rows]")
+    width, height = box["width"] / columns, box["height"] / rows
+    page.mouse.click(box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height)
+
+
+def hand(text: str, name: str) -> list[str]:
+    """The tiles in the hand box titled "NAME's tiles" on a screen."""
+    lines = text.split("\n")
+    title = next(i for i, line in enumerate(lines) if f"{name}'s tiles" in line)
+    return TILE.findall(lines[title + 1])
+
+
+def sign_in(page: Page, server: WebServer, name: str) -> None:
+    page.goto(server.invite(name))
+    page.wait_for_url(f"{server.url}/")
+    wait_for_screen(page, f"signed in as {name}")
+
+
+def form_shows(page: Page, pattern: str) -> None:
+    found = re.compile(pattern)
+    wait_until(page, lambda text: any(found.search(line) for line in text.split("\n")), f"a line like {pattern!r}")
+
+
+def open_doubles_table(page: Page, second_seat: str, seed: int | None = None) -> None:
+    """From the lobby: a Doubles table for two, the second seat `second_seat` ("open" or "bot")."""
+    page.keyboard.press("n")
+    wait_for_screen(page, "Open the table")
+    page.keyboard.press("Enter")  # the game list
+    wait_for_screen(page, "Three-player Moon")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    form_shows(page, r"Game\s+Doubles\s+▼")
+    page.keyboard.press("Tab")  # the number of players
+    page.keyboard.press("Enter")
+    form_shows(page, r"Players\s+\d\s+▲")
+    page.keyboard.press("Home")
+    page.keyboard.press("Enter")
+    form_shows(page, r"Players\s+2\s+▼")
+    if second_seat == "open":
+        page.keyboard.press("Tab")  # the second seat's name
+        page.keyboard.press("Tab")  # the second seat's kind
+        page.keyboard.press("Enter")
+        wait_for_screen(page, "Bot: hard")
+        page.keyboard.press("Home")
+        page.keyboard.press("Enter")
+        form_shows(page, r"Seat 2\s+.*Open seat\s+▼")
+    if seed is not None:
+        click_on(page, "random")  # the seed field, with the mouse
+        page.keyboard.type(str(seed))
+        form_shows(page, rf"Seed\s+{seed}\b")
+    page.keyboard.press("Control+s")
+
+
+def test_an_uninvited_visit_is_refused_and_starts_nothing(server, new_browser):
+    page = new_browser()
+    response = page.goto(server.url)
+    assert response is not None and response.status == 401
+    assert "This table is by invitation" in page.content()
+    response = page.goto(f"{server.url}/join/{'A' * 43}")  # a made-up link
+    assert response is not None and response.status == 403
+    assert "does not work" in page.content()
+    assert not server_children(server)
+
+
+def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, new_browser):
+    page = new_browser()
+    sign_in(page, server, "Ann")
+    assert page.title() == "Dominoes · Ann"
+    assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.svg"
+    assert page.context.cookies()[0]["httpOnly"]
+
+    # The terminal fills the window and follows it: the lobby's footer ends at its right edge.
+    def footer_at_the_edge(text: str) -> bool:
+        columns = page.evaluate("window.dominoesTerminal.cols")
+        footer = [line.rstrip() for line in text.split("\n") if "palette" in line]
+        return bool(footer) and columns - 3 <= len(footer[0]) <= columns
+
+    wait_until(page, footer_at_the_edge, "a footer across the window")
+    columns = page.evaluate("window.dominoesTerminal.cols")
+    assert columns > 100
+    page.set_viewport_size({"width": 900, "height": 560})
+    page.wait_for_function(f"window.dominoesTerminal.cols < {columns}")
+    wait_until(page, footer_at_the_edge, "a footer across the smaller window")
+
+    # The mouse works too: a click on the footer's Rules key opens the rules.
+    click_on(page, "Rules")
+    wait_for_screen(page, "CF-1 ")
+
+
+def test_a_doubles_match_against_a_bot_where_a_tile_is_played_with_the_keyboard(server, new_browser):
+    page = new_browser()
+    sign_in(page, server, "Ann")
+    open_doubles_table(page, "bot", seed=SEED_WHERE_ANN_OPENS)
+    table = wait_for_screen(page, "Ann's tiles")
+    wait_for_screen(page, "your turn, Ann")
+    tiles = hand(table, "Ann")
+    assert len(tiles) == 8 and "[6|6]" in tiles
+    page.keyboard.press("Enter")  # Ann's only play: the 6-6 in the centre
+    played = wait_until(
+        page, lambda text: "Ann 7" in text and "[6|6]" not in hand(text, "Ann"), "the 6-6 leaving Ann's hand"
+    )
+    assert len(hand(played, "Ann")) == 7
+    assert "centre [6|6]" in played
+    wait_for_screen(page, "Ann opened the round with the 6-6")
+
+
+def test_two_browsers_at_one_table_each_see_only_their_own_hand(server, new_browser):
+    ann, ben = new_browser(), new_browser()
+    sign_in(ann, server, "Ann")
+    sign_in(ben, server, "Ben")
+    open_doubles_table(ann, "open")
+    wait_for_screen(ann, "Ann's tiles")
+    wait_for_screen(ben, "Doubles")  # the lobby lists Ann's table
+    ben.keyboard.press("Enter")
+    ben_screen = wait_for_screen(ben, "Ben's tiles")
+    ann_screen = wait_for_screen(ann, "Ben")
+
+    ann_tiles, ben_tiles = hand(ann_screen, "Ann"), hand(ben_screen, "Ben")
+    assert len(ann_tiles) >= 7 and len(ben_tiles) >= 7
+    assert "Ben's tiles" not in ann_screen and "Ann's tiles" not in ben_screen
+    for tile in ben_tiles:
+        assert tile not in ann_screen, f"Ben's {tile} shows on Ann's page"
+    for tile in ann_tiles:
+        assert tile not in ben_screen, f"Ann's {tile} shows on Ben's page"
