@@ -178,14 +178,20 @@ class BaseTableScreen(Screen[None]):
         view = table.view()
         legal = self.legal_for_viewer()
         hand = self.query_one(HandView)
-        playable = hand_tiles(legal)
-        hand.show(table.names[self.viewer], view.hand, playable, keep=hand.selected)
+        if self.hand_hidden():
+            hand.conceal("Hidden until it is passed to its player.")
+        else:
+            hand.show(table.names[self.viewer], view.hand, hand_tiles(legal), keep=hand.selected)
         self.redraw_board(view, legal, hand.selected)
         extras = scorepad_extras(self.game_name, view)
         self.query_one(Scorepad).show(table.names, view.round_scores, view.scores, view.round or None, **extras)
         self.redraw_status()
         self.redraw_log()
         self.refresh_keys()
+
+    def hand_hidden(self) -> bool:
+        """Whether the viewer's hand must stay hidden now (hot seat: until it is passed to them)."""
+        return False
 
     def refresh_keys(self) -> None:
         """Grey out the keys that do nothing now; only when that changes (the footer is rebuilt)."""
