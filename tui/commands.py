@@ -8,11 +8,12 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 
 class ScreenActions(Provider):
-    """Lists the active screen's bindings (those usable now), so every key is also a command."""
+    """Lists the active screen's bindings (those usable now), so every key is also a command;
+    the ones Textual's own commands already offer under the same name (Theme, Quit) only once."""
 
     def _commands(self) -> list[tuple[str, str, object]]:
         commands = []
-        seen = set()
+        seen = {command.title for command in self.app.get_system_commands(self.screen)}
         for key, active in self.screen.active_bindings.items():
             binding = active.binding
             if not active.enabled or not binding.description or binding.description in seen:

@@ -255,12 +255,12 @@ class TableScreen(BaseTableScreen):
         speed = BOT_SPEEDS[(BOT_SPEEDS.index(app.preferences.bot_speed) + 1) % len(BOT_SPEEDS)]
         app.set_preferences(bot_speed=speed)
         self.redraw_status()
-        self.notify(f"Bots now play at {speed} speed.", timeout=2)
+        self.set_notice(f"Bots now play at {speed} speed.")
 
     def action_save_copy(self) -> None:
         match_id = host(self).save_copy()
         if match_id is not None:
-            self.notify(f"Saved a copy as match {match_id}; play goes on here.", timeout=4)
+            self.set_notice(f"Saved a copy as match {match_id}; play goes on here.")
 
     def action_leave(self) -> None:
         self.stop_bot()

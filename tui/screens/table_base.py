@@ -62,6 +62,13 @@ class BaseTableScreen(Screen[None]):
         Binding("question_mark", "rules", "Rules", key_display="?", id="table.rules"),
         Binding("escape", "focus_hand", "Hand", show=False, id="table.hand"),
         Binding("q", "leave", "Leave", id="table.leave"),
+        # A key greyed out in the footer still answers, with the reason it cannot act now: these
+        # come after the keys' own bindings, which Textual skips while check_action refuses them.
+        Binding("d", "why_not('draw')", show=False, id="table.draw_refused"),
+        Binding("p", "why_not('pass_turn')", show=False, id="table.pass_refused"),
+        Binding("h", "why_not('hint')", show=False, id="table.hint_refused"),
+        Binding("u", "why_not('undo')", show=False, id="table.undo_refused"),
+        Binding("r", "why_not('redo')", show=False, id="table.redo_refused"),
     ]
 
     def __init__(self, table: TableModel) -> None:
@@ -139,10 +146,16 @@ class BaseTableScreen(Screen[None]):
         legal = self.table.legal_moves()
         make = bid_dialog if view.phase == "bidding" else trump_dialog
         self.waiting = True
-        self.app.push_screen(make(view, legal, lambda: hint(view, legal)), self._after_dialog)
+        self.app.push_screen(make(view, legal, lambda: hint(view, legal), self.table), self._after_dialog)
 
-    def _after_dialog(self, move: Move | None) -> None:
+    def _after_dialog(self, move: Move | str | None) -> None:
         self.waiting = False
+        if move == "undo":  # the table's own keys, pressed in the dialog
+            self.action_undo()
+            return
+        if move == "redo":
+            self.action_redo()
+            return
         if move is None:
             self.set_notice(f"Press b when you are ready to {DIALOG_PHASES[self.table.view().phase]}.")
             self.refresh_keys()
@@ -259,6 +272,7 @@ class BaseTableScreen(Screen[None]):
     @on(HandView.Chosen)
     def _tile_chosen(self, event: HandView.Chosen) -> None:
         if not self.human_to_move():
+            self.set_notice(self.wait_words())
             return
         legal = self.table.legal_moves()
         if board_kind(self.game_name) == "tricks":
@@ -300,6 +314,40 @@ class BaseTableScreen(Screen[None]):
         if action == "redo":
             return True if self.table.can_redo() else None
         return True
+
+    def action_why_not(self, action: str) -> None:
+        """A key whose action cannot run now (greyed out in the footer) says why in the notice."""
+        if action == "undo":
+            self.set_notice("Nothing to undo.")
+        elif action == "redo":
+            self.set_notice("Nothing to redo.")
+        elif action in ("draw", "pass_turn") and board_kind(self.game_name) == "tricks":
+            self.set_notice("Moon has no drawing and no passing a turn: every tile is dealt (MN-2).")
+        else:
+            self.set_notice(self.wait_words())
+
+    def wait_words(self) -> str:
+        """Why the player cannot move now."""
+        names = self.table.names
+        view = self.table.view()
+        if self.thinking is not None:
+            return f"Wait: {names[self.thinking]} is thinking."
+        if view.over:
+            return "The match is over."
+        if view.chance:
+            following = "hand" if board_kind(self.game_name) == "tricks" else "round"
+            return f"Wait: the next {following} is about to be dealt."
+        if view.to_move == self.viewer:
+            return "Wait: your move is on its way to the table."
+        if view.to_move is not None:
+            return f"Wait: it is {names[view.to_move]}'s turn."
+        return "Wait: nobody can move just now."
+
+    def action_undo(self) -> None:
+        """Each kind of table undoes its own way (the match's cursor, or a request to the others)."""
+
+    def action_redo(self) -> None:
+        """A table that keeps a redo history goes forward in it."""
 
     def action_draw(self) -> None:
         if self.human_to_move():
