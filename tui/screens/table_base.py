@@ -239,7 +239,8 @@ class BaseTableScreen(Screen[None]):
             parts.append(f"[b]{names[self.thinking]} is thinking…[/b]")
         elif view.to_move is not None:
             if view.to_move == self.viewer:
-                parts.append(f"[b]your turn, {names[view.to_move]}[/b]")
+                you = "" if table.names[view.to_move] == "You" else f", {names[view.to_move]}"
+                parts.append(f"[b]your turn{you}[/b]")
             else:
                 parts.append(f"[b]{names[view.to_move]}[/b] to play")
         parts += self.status_notes(names)
