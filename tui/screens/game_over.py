@@ -64,7 +64,8 @@ class GameOverScreen(Screen[str]):
         result = self.outcome
         headline = Text(f"{table.game.title}: game over. ", style="bold")
         headline.append(result.headline + ".", style="bold")  # names are plain text, never markup
-        sheet = ScoreSheet(table.names, view.round_scores, view.scores, **scorepad_extras(table.game_name, view))
+        extras = scorepad_extras(table.game_name, view)
+        sheet = ScoreSheet(table.names, view.round_scores, view.scores, winners=view.winners, **extras)
         with Vertical(id="over-box"):
             yield Static(headline, id="over-headline")
             yield Static(Text(result.reason), id="over-reason")

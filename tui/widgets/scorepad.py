@@ -109,9 +109,11 @@ class ScoreSheet:
         *,
         high: bool = False,
         bids: Sequence[BidRecord | None] | None = None,
+        winners: Sequence[int] | None = None,
     ) -> None:
         """`high`: the highest total leads; `bids` (Moon): a bid column, one entry per line
-        (the rounds, then the round in play), the bidder's cell marked."""
+        (the rounds, then the round in play), the bidder's cell marked; `winners`: the totals to
+        underline once the match is over (a made 21 wins from behind, MN-19), else the best."""
         self.names = tuple(names)
         self.scores = tuple(tuple(scores) for scores in round_scores)
         self.totals = tuple(totals)
@@ -120,8 +122,9 @@ class ScoreSheet:
         if current_round is not None and current_round > len(self.scores):
             self.lines.append(self._current(current_round, bids))
         best = (max(totals) if high else min(totals)) if totals else None
+        marked = set(winners) if winners is not None else {seat for seat, total in enumerate(totals) if total == best}
         self.total_cells = tuple(
-            Text(f"{total} ", style="bold underline" if total == best else "bold") for total in totals
+            Text(f"{total} ", style="bold underline" if seat in marked else "bold") for seat, total in enumerate(totals)
         )
 
     def _bid(self, index: int, bids: Sequence[BidRecord | None] | None) -> tuple[Text | None, int | None]:
@@ -235,6 +238,11 @@ class ScoreSheet:
         return Layout(head, rounds, Text(""))
 
 
+def layout_lines(layout: Layout) -> list[Text]:
+    """Every line of a layout, top to bottom (one on its side has no totals line)."""
+    return [layout.head, *layout.rounds, *([layout.total] if layout.total.plain else [])]
+
+
 class Scorepad(Widget):
     """The scorepad of the table's side column: it never scrolls and never clips a player, and the
     totals are always its last line (see the module's note)."""
@@ -275,36 +283,36 @@ class Scorepad(Widget):
         self.sheet = ScoreSheet(names, round_scores, totals, current_round, high=high, bids=bids)
         self.refresh(layout=True)
 
-    def layout_for(self, width: int, height: int | None = None) -> list[Text]:
-        """The lines shown in `width` columns and (if given) `height` lines."""
+    def layout_for(self, width: int, height: int | None = None) -> Layout | None:
+        """The sheet laid out in `width` columns and (if given) `height` lines: upright if the
+        players' columns fit, else on its side (its totals are then its last column)."""
         sheet = self.sheet
         if sheet is None:
-            return []
-        upright = sheet.upright(width, height)
-        if upright is not None:
-            return [upright.head, *upright.rounds, upright.total]
-        sideways = sheet.sideways(width)
-        return [sideways.head, *sideways.rounds]
+            return None
+        return sheet.upright(width, height) or sheet.sideways(width)
+
+    def lines_for(self, width: int, height: int | None = None) -> list[Text]:
+        layout = self.layout_for(width, height)
+        return [] if layout is None else layout_lines(layout)
 
     def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
-        return max(1, len(self.layout_for(width)))
+        return max(1, len(self.lines_for(width)))
 
     def render(self) -> Text:
         size = self.content_size
-        lines = self.layout_for(size.width, size.height)
-        if not lines:
+        layout = self.layout_for(size.width, size.height)
+        if layout is None:
             return Text("")
-        heading = self.get_component_rich_style("scorepad--heading", partial=True)
+        layout.head.stylize(self.get_component_rich_style("scorepad--heading", partial=True))
         stripe = self.get_component_rich_style("scorepad--stripe", partial=True)
-        lines[0].stylize(heading)
-        for index in range(2, len(lines), 2):
-            lines[index].stylize(stripe)
-        return Text("\n").join(lines)
+        for row in layout.rounds[1::2]:
+            row.stylize(stripe)
+        return Text("\n").join(layout_lines(layout))
 
     def text(self) -> str:
         """What the scorepad shows, as plain text (for tests and for reading it back)."""
         size = self.content_size
-        return "\n".join(line.plain for line in self.layout_for(size.width, size.height))
+        return "\n".join(line.plain for line in self.lines_for(size.width, size.height))
 
 
 class ScoreTable(Vertical):
@@ -315,6 +323,9 @@ class ScoreTable(Vertical):
     DEFAULT_CSS = """
     ScoreTable > .score-heading, ScoreTable > .score-total {
         height: 1;
+    }
+    ScoreTable > .score-heading {
+        text-style: bold;
     }
     ScoreTable > VerticalScroll {
         height: auto;
