@@ -229,6 +229,8 @@ async def test_keys_the_server_owns_are_hidden():
             footer = {active.binding.action for active in screen.active_bindings.values()}
             assert {"draw", "pass_turn", "hint", "undo", "leave"} <= footer
             assert not {"redo", "speed", "save_copy"} & footer
+            await pilot.press("r")  # hidden, yet it answers
+            assert "no redo at a shared table" in str(screen.query_one("#notice").render())
 
 
 async def test_moon_bid_is_made_in_the_dialog():
