@@ -4,6 +4,7 @@ easy bots into its last round."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from core import Match
 from core.bots import get_bot
@@ -52,17 +53,25 @@ def moon_many_hands(hands: int = 15) -> Match:
     return match
 
 
-def chicken_foot_last_round(players: int = 4, seed: int = 3) -> Match:
-    """A ten-round Chicken Foot match played by easy bots (seat 1 too) until round 10 waits for
-    seat 1, who is human: the scorepad then holds nine rounds and the round in play."""
-    seats = (Seat("You"),) + tuple(Seat(f"Seat {seat}", "bot", "easy") for seat in range(2, players + 1))
-    match = Match("chicken-foot", players, {}, seats, seed=seed)
+def played_by_easy_bots(match: Match, seed: int, until: Callable[[Match], bool] | None = None) -> Match:
+    """Every seat's moves (human seats' too) chosen by the easy bot, until `until` holds or the
+    match is over."""
     rng = random.Random(seed)
     bot = get_bot("easy")
-    while not (match.state.round == 10 and not match.state.chance and match.state.to_move == 0):
+    while not match.state.over and not (until is not None and until(match)):
         state = match.state
         if state.chance:
             match.deal()
         else:
             match.apply(bot.choose(match.view(state.to_move), match.legal_moves(), rng))
     return match
+
+
+def chicken_foot_last_round(players: int = 4, seed: int = 3) -> Match:
+    """A ten-round Chicken Foot match played by easy bots (seat 1 too) until round 10 waits for
+    seat 1, who is human: the scorepad then holds nine rounds and the round in play."""
+    seats = (Seat("You"),) + tuple(Seat(f"Seat {seat}", "bot", "easy") for seat in range(2, players + 1))
+    match = Match("chicken-foot", players, {}, seats, seed=seed)
+    return played_by_easy_bots(
+        match, seed, lambda m: m.state.round == 10 and not m.state.chance and m.state.to_move == 0
+    )

@@ -3,16 +3,14 @@ seen with the totals in sight, for each game."""
 
 from __future__ import annotations
 
-import random
 from types import SimpleNamespace
 
 from textual.containers import VerticalScroll
 
 from core import Match
-from core.bots import get_bot
 from core.seats import Seat
 from tests.tui.conftest import finished_round, wait_until
-from tests.tui.positions import MOON_SEATS, moon_hand, moon_made_from_behind, moon_many_hands
+from tests.tui.positions import MOON_SEATS, moon_hand, moon_made_from_behind, moon_many_hands, played_by_easy_bots
 from tui.app import DominoesApp
 from tui.outcome import outcome
 from tui.preferences import Preferences
@@ -21,15 +19,7 @@ from tui.screens.round_over import RoundOverScreen
 
 
 def finished(game: str, players: int, options: dict, seed: int, seats=None) -> Match:
-    match = Match(game, players, options, seats, seed=seed)
-    bot = get_bot("easy")
-    rng = random.Random(seed)
-    while not match.state.over:
-        if match.state.chance:
-            match.deal()
-        else:
-            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
-    return match
+    return played_by_easy_bots(Match(game, players, options, seats, seed=seed), seed)
 
 
 def places(result) -> list[tuple[int, int]]:

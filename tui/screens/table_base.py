@@ -41,6 +41,7 @@ from tui.screens.rules import RulesScreen
 from tui.table_model import TableModel
 from tui.widgets import BoardTree, HandView, Scorepad
 from tui.widgets.move_log import MoveLog
+from tui.widgets.scorepad import ScoreSheet
 from tui.widgets.trick_view import TrickView
 
 DIALOG_PHASES = {"bidding": "bid", "trump": "name trump"}  # Moon's decisions made in a dialog
@@ -197,7 +198,8 @@ class BaseTableScreen(Screen[None]):
             hand.show(table.names[self.viewer], view.hand, hand_tiles(legal), keep=hand.selected)
         self.redraw_board(view, legal, hand.selected)
         extras = scorepad_extras(self.game_name, view)
-        self.query_one(Scorepad).show(table.names, view.round_scores, view.scores, view.round or None, **extras)
+        sheet = ScoreSheet(table.names, view.round_scores, view.scores, view.round or None, **extras)
+        self.query_one(Scorepad).show(sheet)
         self.redraw_status()
         self.redraw_log()
         self.refresh_keys()

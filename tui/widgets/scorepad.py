@@ -117,6 +117,8 @@ class ScoreSheet:
         self.names = tuple(names)
         self.scores = tuple(tuple(scores) for scores in round_scores)
         self.totals = tuple(totals)
+        marks = tuple(winners) if winners is not None else None
+        self.key = (self.names, self.scores, self.totals, current_round, high, tuple(bids or ()), marks)
         self.has_bids = bids is not None
         self.lines = [self._line(index, scores, high, bids) for index, scores in enumerate(self.scores)]
         if current_round is not None and current_round > len(self.scores):
@@ -266,21 +268,11 @@ class Scorepad(Widget):
         self.sheet: ScoreSheet | None = None
         self._shown: tuple[object, ...] = ()
 
-    def show(
-        self,
-        names: Sequence[str],
-        round_scores: Sequence[Sequence[int]],
-        totals: Sequence[int],
-        current_round: int | None = None,
-        *,
-        high: bool = False,
-        bids: Sequence[BidRecord | None] | None = None,
-    ) -> None:
-        key = (tuple(names), tuple(map(tuple, round_scores)), tuple(totals), current_round, high, tuple(bids or ()))
-        if key == self._shown:
-            return
-        self._shown = key
-        self.sheet = ScoreSheet(names, round_scores, totals, current_round, high=high, bids=bids)
+    def show(self, sheet: ScoreSheet) -> None:
+        if sheet.key == self._shown:
+            return  # redrawn after every event: only a change of scores lays it out again
+        self._shown = sheet.key
+        self.sheet = sheet
         self.refresh(layout=True)
 
     def layout_for(self, width: int, height: int | None = None) -> Layout | None:
