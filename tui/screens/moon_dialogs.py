@@ -145,7 +145,7 @@ class MoonDialog(ModalScreen[Move | str | None]):
         if can:
             self.dismiss(which)
         else:
-            self.say(f"Nothing to {which}.")
+            self.say(f"Nothing to {which}.\n{self.note}")  # the keys stay in sight
 
     def say(self, words: str, kind: str = "") -> None:
         note = self.query_one("#dialog-note", Static)
