@@ -21,6 +21,8 @@ from typing import Any
 
 import asyncssh
 
+from core.words import plural
+
 DEFAULT_SIZE = (80, 24)
 READ_CHUNK = 65536
 INPUT_BUFFER_LIMIT = 256 * 1024  # stop reading the client while this much input waits for the child
@@ -241,7 +243,8 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._refuse(str(error))
             return
         if not self.door.take_session(self):
-            self._refuse(f"the server is full ({self.door.max_sessions} sessions in play); try again later")
+            in_play = plural(self.door.max_sessions, "session")
+            self._refuse(f"the server is full ({in_play} in play); try again later")
             return
         self.counted = True
         environment = dict(self.door.environment)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.seats import Seat, default_seats
+from core.words import article
 
 OPEN, HUMAN, AWAY = "open", "human", "away"
 
@@ -92,7 +93,7 @@ class SeatTable:
     def describe(self, index: int) -> str:
         status = self.status[index]
         if self.is_bot(index):
-            return f"a {status} bot"
+            return f"{article(status)} bot"
         return {OPEN: "open", HUMAN: f"taken by {self.seats[index].name}", AWAY: f"kept for {self.seats[index].name}"}[
             status
         ]

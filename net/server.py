@@ -24,6 +24,7 @@ from core.bots import get_bot
 from core.errors import IllegalMove
 from core.match import Match
 from core.moves import Move
+from core.words import article
 from net.address import Address, start_server
 from net.messages import LOG_LINES, Snapshot, check_name, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
@@ -296,7 +297,7 @@ class TableServer:
         if self.takeover_after is not None and not self._closed:
             loop = asyncio.get_running_loop()
             self._timers[seat] = loop.call_later(self.takeover_after, self._take_over, seat)
-            kept += f"; a {self.takeover_level} bot plays for them after {self.takeover_after:g} s"
+            kept += f"; {article(self.takeover_level)} bot plays for them after {self.takeover_after:g} s"
         self.on_event(f"{name} left seat {seat + 1} ({kept})")
         undo = self._undo
         if undo is not None:
@@ -313,7 +314,7 @@ class TableServer:
         if self._closed or self.table.status[seat] != "away":
             return
         self.table.stand_ins.add(seat)
-        self.on_event(f"a {self.takeover_level} bot plays for {self.match.names[seat]} until they return")
+        self.on_event(f"{article(self.takeover_level)} bot plays for {self.match.names[seat]} until they return")
         self._broadcast()
         self._kick()
 

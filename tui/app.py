@@ -97,7 +97,15 @@ class DominoesApp(App[None]):
     def action_next_theme(self) -> None:
         current = self.theme if self.theme in THEMES else THEMES[-1]
         self.theme = THEMES[(THEMES.index(current) + 1) % len(THEMES)]
-        self.notify(f"Theme: {self.theme}", timeout=2)
+        self.tell(f"Theme: {self.theme}.")
+
+    def tell(self, words: str) -> None:
+        """A passing word: in the table's notice line, which never covers the hand, or a toast."""
+        set_notice = getattr(self.screen, "set_notice", None)
+        if callable(set_notice):
+            set_notice(words)
+        else:
+            self.notify(words, timeout=2)
 
     # -- matches ---------------------------------------------------------------------------------
     def start_match(self, settings: MatchSettings) -> None:

@@ -63,7 +63,7 @@ def test_a_known_key_gets_its_own_lobby_in_a_pty_of_its_own(home, keys):
             # One session at a time here: a second one is refused with a reason.
             _, second = await open_terminal(connection)
             await asyncio.wait_for(second.closed.wait(), TIMEOUT)
-            assert "the server is full (1 sessions in play)" in second.text()
+            assert "the server is full (1 session in play)" in second.text()
 
             # Quitting the lobby ends the session, with the child's exit status.
             channel.write(b"q")

@@ -229,6 +229,8 @@ async def test_keys_the_server_owns_are_hidden():
             footer = {active.binding.action for active in screen.active_bindings.values()}
             assert {"draw", "pass_turn", "hint", "undo", "leave"} <= footer
             assert not {"redo", "speed", "save_copy"} & footer
+            await pilot.press("r")  # hidden, yet it answers
+            assert "no redo at a shared table" in str(screen.query_one("#notice").render())
 
 
 async def test_moon_bid_is_made_in_the_dialog():
@@ -288,8 +290,10 @@ async def test_the_end_of_the_match_to_the_game_over_screen():
             await pilot.press("enter")
             await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), TIMEOUT)
             over = app.screen
-            winner = server.match.names[server.match.state.winners[0]]
-            assert winner in str(over.query_one("#over-headline").render())
+            winner = server.match.state.winners[0]
+            # The joined player is spoken to: "You win", or the winner's name.
+            expected = "You win." if winner == over.table.viewer else f"{server.match.names[winner]} wins."
+            assert expected in str(over.query_one("#over-headline").render())
             assert over.check_action("choose", ("rematch",)) is False  # the host's table, not ours to restart
             await pilot.press("q")
             await wait_until(pilot, lambda: not app.is_running, TIMEOUT)

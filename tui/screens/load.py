@@ -17,14 +17,18 @@ from saves.store import Loaded, SaveStore
 from tui.host import host
 
 
-def entry_prompt(entry: Entry) -> Text:
-    """The lines `dominoes saves` prints for the match, the first in bold, a damaged one in red."""
-    first, *rest = format_entry(entry)
+def entry_prompt(entry: Entry, width: int | None = None) -> Text:
+    """The lines `dominoes saves` prints for the match, fitted to `width` columns, the first in
+    bold, a damaged one in red."""
+    first, *rest = format_entry(entry, width)
     text = Text()
     text.append(first, style="bold" if entry.loaded is not None else "bold red")
     for line in rest:
         text.append("\n" + line, style="yellow" if line.lstrip().startswith("note:") else "")
     return text
+
+
+OPTION_FRAME = 8  # the screen's padding, the list's border and padding, the option's own padding
 
 
 class LoadScreen(Screen[Loaded | None]):
@@ -59,7 +63,8 @@ class LoadScreen(Screen[Loaded | None]):
         for index, entry in enumerate(self.entries):
             if index:
                 options.add_option(None)  # a separator line
-            options.add_option(Option(entry_prompt(entry), id=entry.match_id, disabled=entry.loaded is None))
+            prompt = entry_prompt(entry, max(40, self.app.size.width - OPTION_FRAME))
+            options.add_option(Option(prompt, id=entry.match_id, disabled=entry.loaded is None))
         if any(entry.loaded is not None for entry in self.entries):
             options.highlighted = next(i for i, option in enumerate(options.options) if not option.disabled)
         options.focus()

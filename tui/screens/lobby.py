@@ -19,6 +19,8 @@ from core import GAME_TITLES
 
 REFRESH_EVERY = 2.0  # seconds between looks at the tables directory
 LOBBY_TITLE = "Dominoes lobby"
+GAME_WIDTH = 17  # "Three-player Moon"
+LOBBY_FRAME = 2 + 8 + 1  # the screen's padding, each column's padding, the scrollbar
 
 
 def age_text(seconds: float) -> str:
@@ -57,14 +59,18 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#lobby-tables", DataTable)
-        table.add_column("Game", key="game", width=18)
-        table.add_column("Seats", key="seats", width=36)
+        table.add_column("Game", key="game", width=GAME_WIDTH)
+        table.add_column("Seats", key="seats", width=self.seats_width())
         table.add_column("Open", key="open", width=4)
-        table.add_column("Opened", key="age", width=10)
+        table.add_column("Opened", key="age", width=8)
         if self.first_notice:
             self.set_notice(self.first_notice, error=True)
         self.action_refresh()
         self.set_interval(REFRESH_EVERY, self.action_refresh)
+
+    def seats_width(self) -> int:
+        """What the other columns leave of the screen: the seats wrap in it, never cut."""
+        return max(20, self.app.size.width - GAME_WIDTH - 4 - 8 - LOBBY_FRAME)
 
     def set_notice(self, text: str, error: bool = False) -> None:
         notice = self.query_one("#lobby-notice", Static)
@@ -93,6 +99,7 @@ class LobbyScreen(Screen[None]):
                 str(table.open_seats),
                 age_text(now - table.created),
                 key=table.table_id,
+                height=None,  # as many lines as the seats take
             )
         if chosen is not None and chosen in [t.table_id for t in tables]:
             grid.move_cursor(row=[t.table_id for t in tables].index(chosen))

@@ -142,6 +142,12 @@ class RemoteTableScreen(BaseTableScreen):
     def action_redo(self) -> None:
         """The server keeps no redo history (the key is hidden)."""
 
+    def action_why_not(self, action: str) -> None:
+        if action == "redo":
+            self.set_notice("There is no redo at a shared table: the host keeps no redo history.")
+            return
+        super().action_why_not(action)
+
     # -- the end of the connection -------------------------------------------------------------------
     def connection_ended(self, reason: str) -> None:
         if self.remote.closed is not None:

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from core import Match
+from core.words import plural
 from tui.host import host
 from tui.presentation import high_score_wins
 from tui.table_model import TableModel, as_table
@@ -32,7 +33,7 @@ def round_headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
         outcome = "made it" if record.made else "went set"
         return (
             f"Hand {record.hand} over: {names[record.bidder]} bid {record.bid} and {outcome}"
-            f" with {record.tricks[record.bidder]} tricks"
+            f" with {plural(record.tricks[record.bidder], 'trick')}"
         )
     if view.went_out is not None:
         return f"Round {view.round} over: {names[view.went_out]} went out"
