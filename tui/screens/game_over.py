@@ -57,10 +57,13 @@ class GameOverScreen(Screen[str]):
         else:
             footnote = "n: new match · q: leave"
         with Vertical(id="over-box"):
-            yield Static(f"[b]{table.game.title}: game over.[/b] {headline} ({which} total wins)", id="over-headline")
+            yield Static(
+                Text.assemble((f"{table.game.title}: game over.", "bold"), f" {headline} ({which} total wins)"),
+                id="over-headline",
+            )
             yield DataTable(id="standings", cursor_type="none", show_cursor=False)
             yield Scorepad(room=76, id="over-scorepad")
-            yield Static(footnote, id="over-seed")
+            yield Static(Text(footnote), id="over-seed")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
@@ -21,11 +21,14 @@ class PassScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Middle(), Center():
-            name = escape(self.player)
-            yield Static(
-                f"Pass to [b]{name}[/b] — press Enter\n\n[dim](the table stays hidden until {name} is ready)[/dim]",
-                id="pass-message",
+            name = self.player  # the player's own: plain text, never markup
+            message = Text.assemble(
+                "Pass to ",
+                (name, "bold"),
+                " — press Enter\n\n",
+                (f"(the table stays hidden until {name} is ready)", "dim"),
             )
+            yield Static(message, id="pass-message")
         yield Footer()
 
     def action_ready(self) -> None:

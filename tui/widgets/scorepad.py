@@ -84,7 +84,7 @@ class Scorepad(DataTable[Text]):
             self.add_column("Bid", key="bid")
         width = heading_width(len(names) + (bids is not None), self.room)
         for seat, name in enumerate(names):
-            self.add_column(short_name(name, width), key=f"seat{seat}")
+            self.add_column(Text(short_name(name, width)), key=f"seat{seat}")  # a name: never markup
 
         def bid_cells(index: int) -> tuple[list[Text], int | None]:
             if bids is None:
