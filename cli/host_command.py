@@ -36,6 +36,14 @@ def add_parser(commands: Any) -> None:
         "--seats", help=f"per seat, comma-separated: human or a bot level ({', '.join(BOT_LEVELS)}); default all human"
     )
     host.add_argument("--names", default="", help="player names, comma-separated (a joining player renames a seat)")
+    host.add_argument(
+        "--seat-name",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("SEAT", "NAME"),
+        help="the name of seat SEAT (from 1), for a name with a comma in it (repeatable)",
+    )
     add_option_argument(host)
     host.set_defaults(run=run)
     host.add_argument("--seed", type=int, help="seed of the deals (default: a random one)")
@@ -103,7 +111,7 @@ def plan(args: argparse.Namespace) -> HostPlan:
     store = SaveStore()
     if args.resume_match is not None:
         given = [name for name in ("game", "players", "seats", "seed") if getattr(args, name) is not None]
-        if given or args.names or args.option:
+        if given or args.names or args.seat_name or args.option:
             raise ValueError("--resume takes the game, seats and options from the save; drop the other match arguments")
         loaded = store.load(store.resolve(args.resume_match))
         if loaded.notice:
@@ -153,6 +161,11 @@ def _new_match(args: argparse.Namespace) -> Any:
     if len(names) > players:
         raise ValueError(f"--names gives {len(names)} names for {players} players")
     names += [""] * (players - len(names))
+    for seat_text, name in args.seat_name:
+        seat = int(seat_text) if seat_text.isdigit() and seat_text.isascii() else 0
+        if not 1 <= seat <= players:
+            raise ValueError(f"--seat-name names seat {seat_text}, and the seats are 1 to {players}")
+        names[seat - 1] = name
     names = [name or f"Seat {index + 1}" for index, name in enumerate(names)]  # "You" means no one here
     options = game.parse_options(players, parse_option_pairs(args.option))
     settings = build_settings(game.name, players, kinds, names, options, args.seed)

@@ -30,8 +30,8 @@ def add_parser(commands: Any) -> None:
 
 def join_arguments(args: argparse.Namespace) -> tuple[Any, str, int | None]:
     """The address, name and seat (from 0) to join with; UsageError (one line) for a bad one."""
+    from core.seats import check_name
     from net.address import parse_address
-    from net.messages import check_name
 
     try:
         address = parse_address(args.address)

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from cli.usage import PROG, UsageError
+from core.seats import MAX_NAME
 from tui.preferences import BOT_SPEEDS
-from tui.settings import MAX_NAME
 
 DEFAULT_SSH_HOST = "127.0.0.1"
 
@@ -88,9 +88,12 @@ async def _serve(door: Any, host: str, port: int, name: str) -> int:
 
 def run_lobby(args: argparse.Namespace) -> int:
     """The lobby, and the tables joined from it, until the player quits the lobby."""
-    player = " ".join(args.name.split())
-    if not player or len(player) > MAX_NAME or not player.isprintable():
-        raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters, not {args.name!r}")
+    from core.seats import check_name
+
+    try:
+        player = check_name(args.name)
+    except ValueError as error:
+        raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters: {error}") from None
     import subprocess
 
     from tui.lobby_app import JoinRequest, LobbyApp

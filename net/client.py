@@ -18,11 +18,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from core.moves import Move
+from core.seats import check_name
 from net.address import Address, open_connection, parse_address
-from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult, check_name
+from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult, plain_line, seat_names
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 
 CONNECT_TIMEOUT = 10.0
+MAX_PLAYERS = 8  # the largest table of any game
 
 Event = Snapshot | Refused | UndoAsked | UndoResult | Closed
 
@@ -43,12 +45,12 @@ class TableClient:
         self.seat = field(welcome, "seat", int)
         self.game = field(welcome, "game", str)
         self.players = field(welcome, "players", int)
-        self.names = tuple(field(welcome, "names", list))
+        if not 1 <= self.players <= MAX_PLAYERS or not 0 <= self.seat < self.players:
+            raise ProtocolError("the welcome names a seat that is not at the table")
+        self.names = seat_names(field(welcome, "names", list), self.players)
         self.seats = tuple(field(welcome, "seats", list))
         self.options = field(welcome, "options", dict)
-        self.match_id = field(welcome, "match_id", str)
-        if not 0 <= self.seat < self.players or len(self.names) != self.players:
-            raise ProtocolError("the welcome names a seat that is not at the table")
+        self.match_id = plain_line(field(welcome, "match_id", str))
         self.snapshot = None
         self.closed: Closed | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -75,7 +77,7 @@ class TableClient:
             welcome = await asyncio.wait_for(read_frame(reader), timeout)
             if welcome["type"] == "bye":
                 reason = welcome.get("reason")
-                raise ConnectionError(reason if isinstance(reason, str) else "the table said no")
+                raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
             if welcome["type"] != "welcome":
                 raise ProtocolError(f"the table answered hello with {welcome['type']!r}, not a welcome")
             client = cls(reader, writer, welcome)
@@ -171,7 +173,7 @@ class TableClient:
             self.names, self.seats = snapshot.names, snapshot.seats
             return snapshot
         if kind == "refused":
-            return Refused(field(message, "reason", str))
+            return Refused(plain_line(field(message, "reason", str)))
         if kind == "undo_asked":
             return UndoAsked(field(message, "by", int))
         if kind == "undo_result":
@@ -179,10 +181,10 @@ class TableClient:
                 field(message, "accepted", bool),
                 field(message, "by", int),
                 field(message, "declined_by", int, optional=True),
-                field(message, "reason", str, optional=True) or "",
+                plain_line(field(message, "reason", str, optional=True) or ""),
             )
         if kind == "bye":
-            return Closed(field(message, "reason", str, optional=True) or "the table said goodbye")
+            return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored
 
 

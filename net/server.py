@@ -24,8 +24,9 @@ from core.bots import get_bot
 from core.errors import IllegalMove
 from core.match import Match
 from core.moves import Move
+from core.seats import check_name
 from net.address import Address, start_server
-from net.messages import LOG_LINES, Snapshot, check_name, snapshot_message
+from net.messages import LOG_LINES, Snapshot, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 from net.seats import SeatRefused, SeatTable
 from workers.bot_process import IN_PROCESS_LEVELS, BotProcess, decision_seed

@@ -215,12 +215,12 @@ def host_argv(
 ) -> list[str]:
     """`dominoes host` for a table: the seats taken and open are the ones people play."""
     kinds = ",".join(seat.level or "easy" if seat.kind == "bot" else "human" for seat in seats)
-    names = ",".join(seat.name or "" if seat.kind != "open" else "" for seat in seats)
     status = socket.with_suffix(STATUS_SUFFIX)
     argv = [sys.executable, "-m", "cli", "host", "--game", game, "--seats", kinds, "--socket", str(socket)]
     argv += ["--status", str(status), "--idle-close", str(IDLE_CLOSE)]
-    if names.strip(","):
-        argv += ["--names", names]
+    for index, seat in enumerate(seats):
+        if seat.kind != "open" and seat.name:
+            argv += ["--seat-name", str(index + 1), seat.name]  # one argument each: a name may hold a comma
     for name, value in options.items():
         text = ("on" if value else "off") if isinstance(value, bool) else str(value)
         argv += ["--option", f"{name}={text}"]

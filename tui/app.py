@@ -162,7 +162,7 @@ class DominoesApp(App[None]):
         except SaveError as error:
             if not self._save_failed:
                 self._save_failed = True
-                self.notify(f"The match is not being saved: {error}", severity="error", timeout=8)
+                self.notify(f"The match is not being saved: {error}", severity="error", timeout=8, markup=False)
         else:
             self._save_failed = False
 
@@ -172,7 +172,9 @@ class DominoesApp(App[None]):
 
         self.open_match(loaded.record.match, autosave=Autosave.resume(self.store, loaded))
         if loaded.notice:
-            self.notify(loaded.notice[0].upper() + loaded.notice[1:] + ".", severity="warning", timeout=10)
+            self.notify(
+                loaded.notice[0].upper() + loaded.notice[1:] + ".", severity="warning", timeout=10, markup=False
+            )
 
     def save_copy(self) -> str | None:
         """Save the match in play as a new match (a new id); play goes on in the original. The new
@@ -186,7 +188,7 @@ class DominoesApp(App[None]):
         try:
             copy()
         except SaveError as error:
-            self.notify(f"The copy could not be saved: {error}", severity="error", timeout=8)
+            self.notify(f"The copy could not be saved: {error}", severity="error", timeout=8, markup=False)
             return None
         return copy.match_id
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -49,7 +48,8 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Static(f"[b]{LOBBY_TITLE}[/b] · signed in as [b]{escape(self.player_name)}[/b]", id="lobby-heading")
+            heading = Text.assemble((LOBBY_TITLE, "bold"), " · signed in as ", (self.player_name, "bold"))
+            yield Static(heading, id="lobby-heading")
             yield DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-empty")
             yield Static("", id="lobby-notice")
@@ -68,7 +68,7 @@ class LobbyScreen(Screen[None]):
 
     def set_notice(self, text: str, error: bool = False) -> None:
         notice = self.query_one("#lobby-notice", Static)
-        notice.update(escape(text))
+        notice.update(Text(text))
         notice.set_class(error, "error")
 
     # -- the tables ------------------------------------------------------------------------------
@@ -88,10 +88,10 @@ class LobbyScreen(Screen[None]):
         for table in tables:
             seats = Text(", ".join(table.seat_texts()))  # names are the players' own: never markup
             grid.add_row(
-                GAME_TITLES.get(table.game, table.game),
+                Text(GAME_TITLES.get(table.game, table.game)),  # a sidecar's word: plain text too
                 seats,
-                str(table.open_seats),
-                age_text(now - table.created),
+                Text(str(table.open_seats)),
+                Text(age_text(now - table.created)),
                 key=table.table_id,
             )
         if chosen is not None and chosen in [t.table_id for t in tables]:

@@ -88,7 +88,7 @@ class RemoteTableScreen(BaseTableScreen):
             return
         self.advance()
 
-    def status_notes(self, names: list[str]) -> list[str]:
+    def status_notes(self, names: tuple[str, ...]) -> list[str]:
         snapshot = self.remote.snapshot
         notes = []
         for seat, state in enumerate(snapshot.seats):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -47,7 +47,7 @@ class UndoDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="undo-box"):
-            yield Static(f"{escape(self.asker)} asks to undo.", id="undo-question")
+            yield Static(Text(f"{self.asker} asks to undo."), id="undo-question")
             yield Static("Play goes back to their previous decision; it needs everyone's agreement.")
             yield Static("y: agree · n: decline", id="undo-keys")
         yield Footer(compact=True)
