@@ -19,6 +19,7 @@ from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 # must start fast (bench/startup.py).
 
 DEFAULT_PAUSE = 2.0
+DEFAULT_BIND = "127.0.0.1"  # this machine only, unless --bind says otherwise
 
 
 def add_parser(commands: Any) -> None:
@@ -50,7 +51,12 @@ def add_parser(commands: Any) -> None:
     where = host.add_mutually_exclusive_group()
     where.add_argument("--port", type=int, help="TCP port to listen on (default: a free one, printed)")
     where.add_argument("--socket", metavar="PATH", help="listen on a Unix socket at PATH instead of TCP")
-    host.add_argument("--bind", default="0.0.0.0", metavar="HOST", help="interface to listen on (default: all)")
+    host.add_argument(
+        "--bind",
+        default=DEFAULT_BIND,
+        metavar="HOST",
+        help=f"interface to listen on (default {DEFAULT_BIND}: this machine only; 0.0.0.0: every interface)",
+    )
     host.add_argument(
         "--takeover",
         default="never",
@@ -172,6 +178,23 @@ def _new_match(args: argparse.Namespace) -> Any:
     return settings.new_match()
 
 
+def reach(address: Any) -> str:
+    """Who can join at `address`, said at start so the host knows what they opened."""
+    import ipaddress
+
+    if address.is_unix:
+        return "a Unix socket: players on this machine can join"
+    try:
+        loopback = ipaddress.ip_address(address.host).is_loopback
+    except ValueError:
+        loopback = address.host == "localhost"
+    if loopback:
+        return f"{address.host} only: players on this machine can join (--bind 0.0.0.0 lets other machines in)"
+    if address.host in ("0.0.0.0", "::", ""):
+        return "every interface: anyone who can reach this machine can join"
+    return f"{address.host}: anyone who can reach that address can join"
+
+
 def join_address(address: Any) -> str:
     """The address to give the players: the machine's name when listening on every interface."""
     import socket
@@ -210,8 +233,11 @@ async def _serve(host_plan: HostPlan) -> int:
     import asyncio
 
     from core import get_game
+    from net.paths import data_dir
+    from net.seat_keys import server_keys_path
     from net.server import TableServer
     from net.tables import write_seat_status
+    from saves.os_errors import is_disk_error, os_error_text
 
     match = host_plan.match
     status = host_plan.status
@@ -221,10 +247,11 @@ async def _serve(host_plan: HostPlan) -> int:
             try:
                 write_seat_status(status, names, labels)
             except OSError as error:
-                _say(f"could not write the seat status to {status}: {error.strerror or error}")
+                _say(f"could not write the seat status to {status}: {os_error_text(error)}")
 
     server = TableServer(
         match,
+        keys_path=server_keys_path(data_dir(), host_plan.autosave.match_id),
         autosave=host_plan.autosave,
         takeover_after=host_plan.takeover,
         bot_budget=host_plan.budget,
@@ -237,11 +264,16 @@ async def _serve(host_plan: HostPlan) -> int:
     try:
         await server.start(host_plan.address)
     except OSError as error:
-        print(f"{PROG} host: cannot listen at {host_plan.address}: {error.strerror or error}", file=sys.stderr)
+        if is_disk_error(error):
+            what = f"cannot make the table's socket at {host_plan.address}: {os_error_text(error)}"
+        else:
+            what = f"cannot listen at {host_plan.address}: {os_error_text(error)}"
+        print(f"{PROG} host: {what}", file=sys.stderr)
         return 1
     where = join_address(server.address)
     match_id = host_plan.autosave.match_id
     _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
+    _say(f"listening on {reach(server.address)}")
     _say(f"join with: {PROG} join {where} --name NAME")
     _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
     try:

@@ -6,8 +6,10 @@
     await client.send_move(move)
 
 `connect` returns once the server has welcomed the client and sent its first snapshot (in
-`client.snapshot`, and also the first event). The frames are read by a task of its own, so events
-queue up while the caller is busy; `Closed` is always the last event.
+`client.snapshot`, and also the first event). The welcome carries the seat's key (`client.token`):
+presented with `connect(..., token=...)` it takes the seat back later, and nothing else does. The
+frames are read by a task of its own, so events queue up while the caller is busy; `Closed` is
+always the last event.
 """
 
 from __future__ import annotations
@@ -20,13 +22,13 @@ from typing import Any
 from core.moves import Move
 from core.seats import check_name
 from net.address import Address, open_connection, parse_address
-from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult, plain_line, seat_names
+from net.messages import Closed, Notice, Refused, Snapshot, UndoAsked, UndoResult, plain_line, seat_names
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 
 CONNECT_TIMEOUT = 10.0
 MAX_PLAYERS = 8  # the largest table of any game
 
-Event = Snapshot | Refused | UndoAsked | UndoResult | Closed
+Event = Snapshot | Refused | UndoAsked | UndoResult | Notice | Closed
 
 
 class TableClient:
@@ -51,6 +53,7 @@ class TableClient:
         self.seats = tuple(field(welcome, "seats", list))
         self.options = field(welcome, "options", dict)
         self.match_id = plain_line(field(welcome, "match_id", str))
+        self.token: str | None = field(welcome, "token", str, optional=True)
         self.snapshot = None
         self.closed: Closed | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -58,10 +61,16 @@ class TableClient:
 
     @classmethod
     async def connect(
-        cls, address: str | Address, name: str, seat: int | None = None, timeout: float = CONNECT_TIMEOUT
+        cls,
+        address: str | Address,
+        name: str,
+        seat: int | None = None,
+        timeout: float = CONNECT_TIMEOUT,
+        token: str | None = None,
     ) -> TableClient:
-        """Take a seat at the table at `address`. ConnectionError or ProtocolError (one line) if the
-        server cannot be reached or says no (table full, name taken...); ValueError for a bad address."""
+        """Take a seat at the table at `address` (with `token`, the seat that key opens).
+        ConnectionError or ProtocolError (one line) if the server cannot be reached or says no
+        (table full, the seat kept for its player...); ValueError for a bad address."""
         where = parse_address(address) if isinstance(address, str) else address
         name = check_name(name)
         try:
@@ -72,6 +81,8 @@ class TableClient:
             hello: dict[str, Any] = {"type": "hello", "name": name}
             if seat is not None:
                 hello["seat"] = seat
+            if token is not None:
+                hello["token"] = token
             writer.write(encode_frame(hello))
             await writer.drain()
             welcome = await asyncio.wait_for(read_frame(reader), timeout)
@@ -183,6 +194,8 @@ class TableClient:
                 field(message, "declined_by", int, optional=True),
                 plain_line(field(message, "reason", str, optional=True) or ""),
             )
+        if kind == "notice":
+            return Notice(plain_line(field(message, "text", str)))
         if kind == "bye":
             return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored

@@ -139,6 +139,13 @@ class UndoResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Notice:
+    """Something every player at the table should know (the match is not being saved...)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     """The connection is over: the server said bye (its reason), or the connection broke."""
 

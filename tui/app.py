@@ -46,16 +46,19 @@ class DominoesApp(App[None]):
         match: Match | None = None,
         saved: Loaded | None = None,
         remote: TableClient | None = None,
+        notice: str | None = None,
     ) -> None:
         """`start`: begin a new match at once; `match`: open this match where it stands (saved as a
         new match); `saved`: go on with a loaded save (`dominoes --resume`); `remote`: play at the
-        table this client has joined (`dominoes join`), and end when leaving it."""
+        table this client has joined (`dominoes join`), and end when leaving it. `notice`: a warning
+        to show once the interface is up."""
         super().__init__()
         self.preferences = preferences if preferences is not None else load_preferences()
         self.start_settings = start
         self.start_match_object = match
         self.start_saved = saved
         self.start_remote = remote
+        self.start_notice = notice
         self.joined = remote is not None  # a `dominoes join` session: leaving its table ends the app
         self.settings: MatchSettings | None = None
         self.match: Match | None = None
@@ -80,6 +83,8 @@ class DominoesApp(App[None]):
             self.resume(self.start_saved)
         elif self.start_remote is not None:
             self.open_remote(self.start_remote)
+        if self.start_notice:
+            self.notify(self.start_notice, severity="warning", timeout=12, markup=False)
 
     def on_unmount(self) -> None:
         if self._bot_process is not None:
