@@ -86,6 +86,30 @@ class DominoesApp(App[None]):
         if self.start_notice:
             self.notify(self.start_notice, severity="warning", timeout=12, markup=False)
 
+    # -- served sessions -----------------------------------------------------------------------------
+    @property
+    def served(self) -> bool:
+        """A session served to a player who came in from elsewhere (over SSH): files this process
+        writes land in the server's account, where the player cannot reach them."""
+        from net.paths import is_served
+
+        return is_served()
+
+    def get_system_commands(self, screen: Any) -> Any:
+        """The palette's commands; in a served session without Screenshot (it would write into
+        the server account's Downloads folder)."""
+        for command in super().get_system_commands(screen):
+            if not (self.served and command.title == "Screenshot"):
+                yield command
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        if self.served:
+            self.notify("Screenshots are off here: the file would be saved on the server, out of your reach.")
+            return None
+        return super().deliver_screenshot(filename, path, time_format)
+
     def on_unmount(self) -> None:
         if self._bot_process is not None:
             self._bot_process.close()

@@ -67,17 +67,25 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             raise AssertionError(f"{words!r} did not appear: {self.text()[-500:]!r}") from None
 
 
+def key_line(key: asyncssh.SSHKey, name: str) -> str:
+    """An authorized-keys line naming its player in its comment."""
+    return f"{key.export_public_key().decode().strip()} {name}\n"
+
+
 class Keys:
-    """A known client key (in the authorized-keys file) and a stranger's."""
+    """Client keys: alice's (`known`) and mallory's, each named in the authorized-keys file, and a
+    stranger's, which is not in it."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.known = directory / "known_key"
+        self.mallory = directory / "mallory_key"
         self.stranger = directory / "stranger_key"
-        key = make_key(self.known)
+        alice = make_key(self.known)
+        mallory = make_key(self.mallory)
         make_key(self.stranger)
         self.authorized = directory / "authorized_keys"
-        self.authorized.write_bytes(key.export_public_key())
+        self.authorized.write_text(key_line(alice, "alice") + key_line(mallory, "mallory"))
 
 
 @asynccontextmanager

@@ -197,6 +197,7 @@ def test_serve_ssh_on_a_port_in_use_says_so_in_one_line(home, keys, capsys):
 
 def test_a_damaged_host_key_is_one_line_not_a_traceback(home, keys, capsys):
     (home / "bad_key").write_text("not a key\n")
+    (home / "bad_key").chmod(0o600)
     code = main(["serve-ssh", "--authorized-keys", str(keys.authorized), "--host-key", str(home / "bad_key")])
     err = capsys.readouterr().err
     assert code == 1 and "the host key file" in err and "cannot be read" in err

@@ -51,7 +51,10 @@ class LoadScreen(Screen[Loaded | None]):
         self.entries = entries(self.store)
         heading = self.query_one("#load-heading", Static)
         if not self.entries:
-            heading.update(Text(f"No saved matches in {self.store.directory}."))
+            from net.paths import is_served
+
+            where = "" if is_served() else f" in {self.store.directory}"  # a server's paths are not the player's
+            heading.update(Text(f"No saved matches{where}."))
         else:
             heading.update("Choose a match to go on with it (a damaged one cannot be opened):")
         options = self.query_one(OptionList)
