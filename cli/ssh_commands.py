@@ -41,33 +41,27 @@ def add_parser(commands: Any) -> None:
     lobby.set_defaults(run=run_lobby)
 
 
+# The server's caps (net.limits.ServerLimits), as options: the field, what it counts, and whether
+# only serve-ssh takes it (the lobby is given the caps on tables by the server that runs it).
+LIMIT_OPTIONS = (
+    ("max_sessions", "sessions in play at once, in all", True),
+    ("max_player_sessions", "sessions of one player at once", True),
+    ("max_tables", "lobby tables open at once, in all", False),
+    ("max_player_tables", "lobby tables one player may have open", False),
+)
+
+
 def add_limit_arguments(parser: argparse.ArgumentParser, sessions: bool) -> None:
-    """The server's caps and the lobby tables' takeover delay (the lobby takes them from serve-ssh)."""
+    """The server's caps and the lobby tables' takeover delay."""
     from net.limits import ServerLimits
 
     default = ServerLimits()
-    if sessions:
-        parser.add_argument(
-            "--max-sessions",
-            type=int,
-            default=default.max_sessions,
-            help="sessions in play at once (default %(default)s)",
-        )
-        parser.add_argument(
-            "--max-player-sessions",
-            type=int,
-            default=default.max_player_sessions,
-            help="sessions of one player at once (default %(default)s)",
-        )
-    parser.add_argument(
-        "--max-tables", type=int, default=default.max_tables, help="lobby tables open at once (default %(default)s)"
-    )
-    parser.add_argument(
-        "--max-player-tables",
-        type=int,
-        default=default.max_player_tables,
-        help="lobby tables one player may have open (default %(default)s)",
-    )
+    for field, counts, serve_only in LIMIT_OPTIONS:
+        if sessions or not serve_only:
+            flag = "--" + field.replace("_", "-")
+            parser.add_argument(
+                flag, type=int, metavar="N", default=getattr(default, field), help=f"{counts} (default %(default)s)"
+            )
     parser.add_argument(
         "--takeover",
         type=float,
@@ -81,13 +75,8 @@ def limits_from(args: argparse.Namespace, command: str) -> Any:
     """The caps the arguments give; UsageError (one line) for one that makes no sense."""
     from net.limits import ServerLimits
 
-    limits = ServerLimits(
-        getattr(args, "max_sessions", ServerLimits.max_sessions),
-        getattr(args, "max_player_sessions", ServerLimits.max_player_sessions),
-        args.max_tables,
-        args.max_player_tables,
-        args.takeover,
-    )
+    given = {field: getattr(args, field) for field, _, _ in LIMIT_OPTIONS if hasattr(args, field)}
+    limits = ServerLimits(**given, takeover=args.takeover)
     try:
         limits.check()
     except ValueError as error:

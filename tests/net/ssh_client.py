@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import shutil
+import signal
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,6 +16,7 @@ from pathlib import Path
 import asyncssh
 
 from net.ssh_server import SSHFrontDoor
+from net.tables import list_tables, process_alive
 
 ESCAPES = re.compile(rb"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 TIMEOUT = 30.0
@@ -121,3 +125,12 @@ async def open_terminal(
 
 def remove(home: Path) -> None:
     shutil.rmtree(home, ignore_errors=True)
+
+
+def stop_tables(home: Path) -> None:
+    """End every table's host process under `home` (they outlive the sessions that opened them)."""
+    for table in list_tables(home / "tables"):
+        os.kill(table.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while process_alive(table.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)

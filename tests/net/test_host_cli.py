@@ -59,23 +59,31 @@ def test_bad_arguments_exit_2_with_one_line(home, capsys, argv, words):
     assert out == "" and err.count("\n") == 1 and words in err and err.startswith("dominoes")
 
 
-def test_host_serves_a_client_and_stops_on_ctrl_c_with_the_match_saved(home, tmp_path):
-    path = str(tmp_path / "table.sock")
+def start_host(home: Path, *arguments: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """`dominoes host` for a Moon table with one human seat, and what it said up to how to join."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DOMINOES_HOME": str(home)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "cli", "host", "--game", "moon", "--seats", "human,easy,easy", "--socket", path],
+        [sys.executable, "-m", "cli", "host", "--game", "moon", "--seats", "human,easy,easy", *arguments],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+    lines: list[str] = []
+    while not any(line.startswith("join with:") for line in lines):
+        line = process.stdout.readline()  # type: ignore[union-attr]
+        if not line:
+            process.kill()
+            raise AssertionError(f"host ended early: {process.communicate()[1]}")
+        lines.append(line)
+    return process, lines
+
+
+def test_host_serves_a_client_and_stops_on_ctrl_c_with_the_match_saved(home, tmp_path):
+    path = str(tmp_path / "table.sock")
+    process, lines = start_host(home, "--socket", path)
     try:
-        lines = []
-        while not any(line.startswith("join with:") for line in lines):
-            line = process.stdout.readline()
-            assert line, f"host ended early: {process.stderr.read()}"
-            lines.append(line)
         assert f"join with: dominoes join {path} --name NAME\n" in lines
 
         async def join() -> None:
@@ -99,21 +107,8 @@ def test_host_serves_a_client_and_stops_on_ctrl_c_with_the_match_saved(home, tmp
 
 
 def test_host_listens_on_this_machine_only_unless_told_and_says_so(home):
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DOMINOES_HOME": str(home)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cli", "host", "--game", "moon", "--seats", "human,easy,easy"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process, lines = start_host(home)
     try:
-        lines = []
-        while not any(line.startswith("join with:") for line in lines):
-            line = process.stdout.readline()
-            assert line, f"host ended early: {process.stderr.read()}"
-            lines.append(line)
         said = "".join(lines)
         assert "listening on 127.0.0.1 only: players on this machine can join (--bind 0.0.0.0" in said
         assert "join with: dominoes join 127.0.0.1:" in said

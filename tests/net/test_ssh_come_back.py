@@ -7,22 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
 
 from net.client import TableClient
 from net.limits import ServerLimits
-from net.tables import TableSeat, create_table, list_tables, process_alive
+from net.tables import TableSeat, create_table
 from saves.store import SaveStore
 from tests.net.helpers import snapshot_where
-from tests.net.ssh_client import Keys, connect, open_terminal, remove, running_door, short_home
-
-
-def stop_tables(home) -> None:
-    for table in list_tables(home / "tables"):
-        os.kill(table.pid, 15)
-        deadline = time.monotonic() + 10
-        while process_alive(table.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
+from tests.net.ssh_client import Keys, connect, open_terminal, remove, running_door, short_home, stop_tables
 
 
 def test_a_dropped_player_takes_their_seat_back_from_the_lobby_and_a_bot_played_meanwhile(monkeypatch):

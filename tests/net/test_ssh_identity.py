@@ -15,22 +15,8 @@ from net.limits import ServerLimits
 from net.player_sessions import SessionCaps, SessionRefused, lobby_session, player_home, safe_folder_name
 from net.pty_session import MAX_COLUMNS, MAX_ROWS, clamped_size, terminal_name
 from net.ssh_keys import KeyFileError, load_authorized_keys, load_or_create_host_key
-from tests.net.ssh_client import TIMEOUT, Keys, connect, key_line, make_key, open_terminal, remove, running_door
-from tests.net.ssh_client import short_home as make_home
+from tests.net.ssh_client import TIMEOUT, connect, key_line, make_key, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
-
-
-@pytest.fixture
-def home(monkeypatch):
-    directory = make_home()
-    monkeypatch.setenv("DOMINOES_HOME", str(directory))
-    yield directory
-    remove(directory)
-
-
-@pytest.fixture
-def keys(home):
-    return Keys(home)
 
 
 def test_a_key_logs_in_only_as_the_player_its_line_names(home, keys):

@@ -16,20 +16,7 @@ import pytest
 
 from cli.main import main
 from net.ssh_keys import KeyFileError, load_authorized_keys
-from tests.net.ssh_client import TIMEOUT, Keys, connect, open_terminal, remove, running_door, short_home
-
-
-@pytest.fixture
-def home(monkeypatch):
-    directory = short_home()
-    monkeypatch.setenv("DOMINOES_HOME", str(directory))
-    yield directory
-    remove(directory)
-
-
-@pytest.fixture
-def keys(home):
-    return Keys(home)
+from tests.net.ssh_client import TIMEOUT, connect, open_terminal, running_door
 
 
 def window_size(fd: int) -> tuple[int, int]:

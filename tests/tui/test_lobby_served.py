@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,10 @@ from cli.main import main
 from cli.ssh_commands import run_join
 from net.address import parse_address
 from net.limits import ServerLimits
-from net.tables import TableError, TableSeat, create_table, list_tables, process_alive
+from net.tables import TableError, TableSeat, create_table, list_tables
 from saves import Autosave, SaveStore
 from tests.net.helpers import moon_match, run, serving
-from tests.net.ssh_client import remove, short_home
+from tests.net.ssh_client import remove, short_home, stop_tables
 from tests.tui.conftest import finished_round, quick_settings, wait_until
 from tests.tui.test_lobby import sidecar, sleeper  # noqa: F401 - a fixture
 from tui.app import DominoesApp
@@ -103,11 +102,7 @@ def test_tables_are_capped_per_player_and_in_all(monkeypatch):
         command = Path(f"/proc/{first.pid}/cmdline").read_bytes().decode().split("\0")
         assert command[command.index("--takeover") + 1] == "60"  # an easy bot plays for an away player
     finally:
-        for table in list_tables(home / "tables"):
-            os.kill(table.pid, 15)
-            deadline = time.monotonic() + 10
-            while process_alive(table.pid) and time.monotonic() < deadline:
-                time.sleep(0.05)
+        stop_tables(home)
         remove(home)
 
 

@@ -7,15 +7,12 @@ to close), `[b]Z` came out bold as "Z", and `[@click=app.quit]` would have been 
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 import time
 
 import pytest
 
-from core import Match
-from core.bots import get_bot
 from core.seats import Seat, check_name
 from net.address import tcp
 from net.client import TableClient
@@ -23,7 +20,7 @@ from net.paths import tables_dir
 from net.server import TableServer
 from net.tables import Table, TableSeat, host_argv, write_seat_status, write_sidecar
 from tests.tui.conftest import human_turn, quick_app, quick_settings, take_a_turn, wait_until
-from tests.tui.test_join import my_turn, play_by_keys
+from tests.tui.test_join import my_turn, one_decision_from_the_end, play_by_keys
 from tui.app import DominoesApp
 from tui.lobby_app import LobbyApp
 from tui.preferences import Preferences
@@ -96,25 +93,9 @@ async def test_names_at_a_table_here_at_the_round_over_and_game_over_screens():
         assert app.is_running  # nothing was clicked or quit by a name
 
 
-def near_the_end(names: tuple[str, str]) -> Match:
-    """A one-round Chicken Foot match with an open human seat and two bots named `names`, played by
-    bots to its end and taken back to the human's last decision."""
-    seats = (Seat("Seat 1"), Seat(names[0], "bot", "easy"), Seat(names[1], "bot", "easy"))
-    match = Match("chicken-foot", 3, {"rounds": 1}, seats, seed=5)
-    bot, rng = get_bot("easy"), random.Random(5)
-    while not match.state.over:
-        if match.state.chance:
-            match.deal()
-        else:
-            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
-    while match.undo() and match.state.to_move != 0:
-        pass
-    assert match.state.to_move == 0 and not match.state.over
-    return match
-
-
 async def test_names_at_a_remote_table_through_round_over_and_game_over():
-    server = TableServer(near_the_end(("[/x]", "[@click=app.quit]")))
+    table = (Seat("Seat 1"), Seat("[/x]", "bot", "easy"), Seat("[@click=app.quit]", "bot", "easy"))
+    server = TableServer(one_decision_from_the_end(table, seed=5))
     await server.start(tcp("127.0.0.1", 0))
     try:
         client = await TableClient.connect(str(server.address), "[b]Z")

@@ -102,14 +102,9 @@ class LobbyScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="latest")
     def find_latest(self) -> None:
         """The player's latest unfinished match, read in a thread (loading replays every save)."""
-        from saves import SaveError
-        from saves.listing import entries, latest_unfinished
+        from saves.listing import match_to_resume
 
-        try:
-            entry = latest_unfinished(entries(host(self).store))
-        except SaveError:  # an unreadable save folder: there is simply nothing to offer
-            entry = None
-        self.app.call_from_thread(self.offer, entry.loaded if entry is not None else None)
+        self.app.call_from_thread(self.offer, match_to_resume(host(self).store))
 
     def offer(self, loaded: Loaded | None) -> None:
         self.latest = loaded
