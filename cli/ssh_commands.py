@@ -160,13 +160,18 @@ def run_join(request: Any, player: str) -> str | None:
     import os
     import subprocess
     import tempfile
+    import time
 
     from net.paths import data_dir
     from saves.json_file import private_directory
 
     report = None
     with contextlib.suppress(OSError):
-        descriptor, report = tempfile.mkstemp(prefix=".join-", suffix=".txt", dir=private_directory(data_dir()))
+        folder = private_directory(data_dir())
+        for stale in folder.glob(".join-*.txt"):  # left by a session cut off while it was at a table
+            if stale.stat().st_mtime < time.time() - 3600:
+                stale.unlink()
+        descriptor, report = tempfile.mkstemp(prefix=".join-", suffix=".txt", dir=folder)
         os.close(descriptor)
     command = [sys.executable, "-m", "cli", "join", request.address, f"--name={player}"]
     if request.seat is not None:

@@ -96,12 +96,12 @@ def test_a_match_alone_cut_off_resumes_from_the_lobby_where_it_was_and_is_nobody
             _, hers = await open_terminal(other, (80, 24))
             await hers.wait_for("signed in as mallory")
             await asyncio.sleep(1.0)
-            assert "your match alone" not in hers.text()
+            assert "resume your match" not in hers.text()
             other.close()
 
             again = await connect(door, keys.known, username="alice")
             channel, screen = await open_terminal(again, (80, 24))
-            await screen.wait_for("your match alone")  # offered first
+            await screen.wait_for("resume your match")  # offered first
             channel.write(b"\r")
             await screen.wait_for("alice's tiles")
             resumed = alice_saves.load(match_id).record.match

@@ -48,7 +48,7 @@ async def test_the_latest_unfinished_match_is_offered_first_and_enter_resumes_it
         grid = app.screen.query_one("#lobby-tables", DataTable)
         await wait_until(pilot, lambda: grid.row_count == 1)
         first = cells(grid, 0)
-        assert first[0] == "▶ Chicken Foot" and first[1].startswith("your match alone: round 1 of 1")
+        assert first[0] == "▶ Chicken Foot" and first[1] == "resume your match: round 1 of 1"
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.autosave is not None and app.autosave.match_id == "20260101-0900"

@@ -148,7 +148,7 @@ class LobbyScreen(Screen[None]):
             match = record.match
             return (
                 Text(f"▶ {match.game.title}", style="bold"),
-                Text(f"your match alone: {round_text(match)}, Enter goes on"),
+                Text(f"resume your match: {round_text(match)}"),
                 Text(""),
                 Text(age_text(now - record.updated)),
             )
