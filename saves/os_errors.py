@@ -18,7 +18,6 @@ def is_disk_error(error: OSError) -> bool:
 
 
 def os_error_text(error: OSError) -> str:
-    """ "the disk is full (No space left on device)", or the system's own words for anything else."""
-    detail = error.strerror or str(error) or type(error).__name__
+    """The disk's problem in words ("the disk is full"), or the system's own words for anything else."""
     words = DISK_ERRORS.get(error.errno)  # type: ignore[arg-type]
-    return f"{words} ({detail})" if words else detail
+    return words or error.strerror or str(error) or type(error).__name__
