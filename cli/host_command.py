@@ -183,15 +183,15 @@ def reach(address: Any) -> str:
     import ipaddress
 
     if address.is_unix:
-        return "a Unix socket: players on this machine can join"
+        return "a Unix socket, this machine only"
     try:
         loopback = ipaddress.ip_address(address.host).is_loopback
     except ValueError:
         loopback = address.host == "localhost"
     if loopback:
-        return f"{address.host} only: players on this machine can join (--bind 0.0.0.0 lets other machines in)"
+        return f"{address.host}, this machine only (--bind 0.0.0.0 opens it to others)"
     if address.host in ("0.0.0.0", "::", ""):
-        return "every interface: anyone who can reach this machine can join"
+        return f"every interface ({address.host}): anyone who can reach this machine can join"
     return f"{address.host}: anyone who can reach that address can join"
 
 

@@ -110,7 +110,7 @@ def test_host_listens_on_this_machine_only_unless_told_and_says_so(home):
     process, lines = start_host(home)
     try:
         said = "".join(lines)
-        assert "listening on 127.0.0.1 only: players on this machine can join (--bind 0.0.0.0" in said
+        assert "listening on 127.0.0.1, this machine only (--bind 0.0.0.0 opens it to others)\n" in said
         assert "join with: dominoes join 127.0.0.1:" in said
     finally:
         process.send_signal(signal.SIGINT)
@@ -121,8 +121,8 @@ def test_reach_says_who_can_join():
     from cli.host_command import reach
     from net.address import tcp, unix
 
-    assert reach(tcp("0.0.0.0", 1)).startswith("every interface: anyone who can reach this machine")
-    assert reach(tcp("::1", 1)).startswith("::1 only")
+    assert reach(tcp("0.0.0.0", 1)).startswith("every interface (0.0.0.0): anyone who can reach this machine")
+    assert reach(tcp("::1", 1)).startswith("::1, this machine only")
     assert reach(tcp("192.0.2.7", 1)).startswith("192.0.2.7: anyone who can reach that address")
     assert reach(unix("./t.sock")).startswith("a Unix socket")
 

@@ -15,6 +15,7 @@ from cli.join_command import InterfaceFailed, join_and_play
 from cli.main import main
 from cli.ssh_commands import run_join
 from net.address import parse_address
+from net.client import TableClient
 from net.limits import ServerLimits
 from net.tables import TableError, TableSeat, create_table, list_tables
 from saves import Autosave, SaveStore
@@ -158,3 +159,15 @@ async def test_a_players_preferences_are_kept_in_their_folder_but_not_a_session_
         await pilot.pause()
     kept = load_preferences()
     assert kept.theme == app.theme and kept.names[0] == "alice" and kept.bot_speed == "slow"
+
+
+async def test_a_save_failing_at_the_host_is_shown_to_the_player():
+    from tests.net.test_connection_limits import FailingSave
+
+    async with serving(moon_match("human,human,easy"), autosave=FailingSave()) as server:
+        client = await TableClient.connect(str(server.address), "Ana")
+        app = DominoesApp(remote=client, preferences=Preferences(bot_speed="instant"))
+        async with app.run_test() as pilot:
+            await wait_until(pilot, lambda: any("not being saved" in str(n.message) for n in app._notifications))
+            (shown,) = [n for n in app._notifications if "not being saved" in str(n.message)]
+            assert str(shown.message).startswith("The match is not being saved: match full-disk could not be saved")
