@@ -17,7 +17,7 @@ from net.seat_keys import CLIENT_DIRECTORY, TokenStore, token_hash
 from tests.net.helpers import RawClient, event_of, moon_match, run, serving, snapshot_where
 
 
-def test_a_away_players_seat_and_hand_are_not_taken_by_name_in_any_case():
+def test_an_away_players_seat_and_hand_are_not_taken_by_name_in_any_case():
     async def go() -> None:
         async with serving(moon_match("human,human,easy")) as server:
             ana = await TableClient.connect(str(server.address), "Ana")
