@@ -1,5 +1,6 @@
-"""Reading a small JSON file written by this program (preferences, a table's sidecar), within a
-size bound, so a damaged or hostile file costs nothing to refuse."""
+"""Small JSON files of this program (preferences, a table's sidecar, seat keys): read within a size
+bound, so a damaged or hostile file costs nothing to refuse; written atomically, for their owner
+only."""
 
 from __future__ import annotations
 

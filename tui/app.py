@@ -247,7 +247,7 @@ class DominoesApp(App[None]):
         try:
             self.autosave(match)  # type: ignore[misc]
         except SaveError as error:
-            self.notify(f"The match is not being saved: {error}", severity="error", timeout=8)
+            self.notify(f"The match is not being saved: {error}", severity="error", timeout=8, markup=False)
 
     def show_load(self) -> None:
         from tui.screens.load import LoadScreen
