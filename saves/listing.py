@@ -91,3 +91,13 @@ def latest_unfinished(found: list[Entry]) -> Entry | None:
         if entry.loaded is not None and not entry.loaded.record.match.state.over:
             return entry
     return None
+
+
+def match_to_resume(store: SaveStore) -> Loaded | None:
+    """The latest unfinished match in `store`, loaded, to offer first; None if there is none or the
+    save directory cannot be read (there is then simply nothing to offer)."""
+    try:
+        entry = latest_unfinished(entries(store))
+    except SaveError:
+        return None
+    return entry.loaded if entry is not None else None

@@ -259,11 +259,13 @@ async def test_a_bid_dialog_closes_when_the_table_does():
             assert remote_screen(app).check_action("decide", ()) is False  # no bid to make any more
 
 
-def one_decision_from_the_end() -> Match:
-    """A one-round match played by bots in the engine to its end, then taken back to the human
-    seat's last decision: the server hosts it where it stands."""
-    match = Match("chicken-foot", 2, {"rounds": 1}, seats("human", "easy"), seed=4)
-    bot, rng = get_bot("easy"), random.Random(4)
+def one_decision_from_the_end(table: tuple[Seat, ...] | None = None, seed: int = 4) -> Match:
+    """A one-round Chicken Foot match (seat 1 human, the others bots: `table`) played by bots in the
+    engine to its end, then taken back to the human seat's last decision: the server hosts it where
+    it stands."""
+    table = table or seats("human", "easy")
+    match = Match("chicken-foot", len(table), {"rounds": 1}, table, seed=seed)
+    bot, rng = get_bot("easy"), random.Random(seed)
     while not match.state.over:
         if match.state.chance:
             match.deal()

@@ -3,7 +3,6 @@ cannot be opened, and one loaded from its backup says so."""
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -56,7 +55,10 @@ class LoadScreen(Screen[Loaded | None]):
         self.entries = entries(self.store)
         heading = self.query_one("#load-heading", Static)
         if not self.entries:
-            heading.update(f"No saved matches in {escape(str(self.store.directory))}.")
+            from net.paths import is_served
+
+            where = "" if is_served() else f" in {self.store.directory}"  # a server's paths are not the player's
+            heading.update(Text(f"No saved matches{where}."))
         else:
             heading.update("Choose a match to go on with it (a damaged one cannot be opened):")
         options = self.query_one(OptionList)

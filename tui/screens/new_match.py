@@ -13,9 +13,10 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
 from core.options import OptionSpec
+from core.seats import MAX_NAME
 from tui.host import host
 from tui.preferences import MAX_SEATS
-from tui.settings import MAX_NAME, MatchSettings, build_settings
+from tui.settings import MatchSettings, build_settings
 
 
 class OnOff(Checkbox):

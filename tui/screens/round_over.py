@@ -25,7 +25,12 @@ def revealed_hands(view: Any) -> tuple[tuple, ...]:
     return view.revealed
 
 
-def round_headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
+def round_headline(game_name: str, names: tuple[str, ...], view: Any) -> Text:
+    """The round's outcome in a line: plain text (the names are the players' own, never markup)."""
+    return Text(_headline(game_name, names, view))
+
+
+def _headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
     if game_name == "moon":
         record = view.records[-1] if view.records and not view.redeal else None
         if record is None:
@@ -65,7 +70,7 @@ class RoundOverScreen(ModalScreen[str]):
             yield DataTable(id="reveal", cursor_type="none", show_cursor=False)
             following = "hand" if self.game_name == "moon" else "round"
             hint = "Enter: the final scores" if view.over else f"Enter: deal the next {following}"
-            yield Static(f"[dim]{hint} · u: undo the last move[/dim]", id="round-hint")
+            yield Static(Text(f"{hint} · u: undo the last move", style="dim"), id="round-hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -80,7 +85,7 @@ class RoundOverScreen(ModalScreen[str]):
         for seat, hand in enumerate(revealed_hands(view)):
             tiles = Text(" ").join(tile_text(tile) for tile in hand) if hand else Text("out", style="bold")
             mark = f" {WINNER_MARK}" if seat in winners else ""
-            table.add_row(self.names[seat], tiles, Text(f"{scores[seat]}{mark}"), Text(str(view.scores[seat])))
+            table.add_row(Text(self.names[seat]), tiles, Text(f"{scores[seat]}{mark}"), Text(str(view.scores[seat])))
         table.can_focus = False
 
     def _moon_rows(self, table: DataTable, scores: tuple[int, ...]) -> None:
@@ -91,7 +96,7 @@ class RoundOverScreen(ModalScreen[str]):
         for seat in range(view.players):
             mark = f" {BIDDER_MARK} bid {view.bid}" if seat == bidder else ""
             table.add_row(
-                self.names[seat],
+                Text(self.names[seat]),
                 Text(f"{view.taken[seat]}{mark}"),
                 Text(str(scores[seat])),
                 Text(str(view.scores[seat])),

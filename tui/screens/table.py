@@ -157,7 +157,9 @@ class TableScreen(BaseTableScreen):
             except BotError as error:
                 if generation != self.generation:
                     return  # cancelled by undo or redo
-                self.notify(f"The bot process failed ({error}); the bot thinks here instead.", severity="warning")
+                self.notify(
+                    f"The bot process failed ({error}); the bot thinks here instead.", severity="warning", markup=False
+                )
             finally:
                 if self.asking_process == generation:
                     self.asking_process = None

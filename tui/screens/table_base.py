@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -224,32 +223,35 @@ class BaseTableScreen(Screen[None]):
         board = self.query_one(BoardTree)
         board.show(view.board, board_marks(name, view, legal, selected), line_namer(name))
 
-    def status_notes(self, names: list[str]) -> list[str]:
-        """Facts a kind of table adds to the status line after whose turn it is."""
+    def status_notes(self, names: tuple[str, ...]) -> list[str]:
+        """Facts a kind of table adds to the status line after whose turn it is (plain text)."""
         return []
 
     def redraw_status(self) -> None:
+        """Built as Text, never markup: the names are the players' own and may hold anything."""
         table = self.table
-        names = [escape(name) for name in table.names]
+        names = table.names
         view = table.view()
-        parts = status_facts(self.game_name, view)
+        parts: list[Text | str] = list(status_facts(self.game_name, view))
         if view.over:
             parts.append("game over")
         elif view.chance:
             parts.append("round over")
         elif self.thinking is not None:
-            parts.append(f"[b]{names[self.thinking]} is thinking…[/b]")
+            parts.append(Text(f"{names[self.thinking]} is thinking…", style="bold"))
         elif view.to_move is not None:
             if view.to_move == self.viewer:
                 you = "" if table.names[view.to_move] == "You" else f", {names[view.to_move]}"
-                parts.append(f"[b]your turn{you}[/b]")
+                parts.append(Text(f"your turn{you}", style="bold"))
             else:
-                parts.append(f"[b]{names[view.to_move]}[/b] to play")
+                parts.append(Text.assemble((names[view.to_move], "bold"), " to play"))
         parts += self.status_notes(names)
         hands = " · ".join(f"{names[i]} {size}" for i, size in enumerate(view.hand_sizes))
         extra = status_extra(self.game_name, view)
+        line = Text(" · ").join(Text(part) if isinstance(part, str) else part for part in parts)
+        line.append(f"\nTiles in hand: {hands}" + (f" · {extra}" if extra else ""))
         status = self.query_one("#status", Static)
-        status.update(f"{' · '.join(parts)}\nTiles in hand: {hands}" + (f" · {extra}" if extra else ""))
+        status.update(line)
         status.set_class(self.thinking is not None, "thinking")
 
     def redraw_log(self) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -50,8 +49,6 @@ class UndoDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="undo-box"):
-            yield Static(f"{escape(self.asker)} asks to undo.", id="undo-question")
-            yield Static(Text(self.detail))
             yield Static("y: agree · n: decline", id="undo-keys")
         yield Footer(compact=True)
 

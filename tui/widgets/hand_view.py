@@ -60,7 +60,7 @@ class HandView(Widget, can_focus=True):
         rows_before = self.get_content_height(None, None, self.size.width)  # type: ignore[arg-type]
         self.owner = owner
         self.hidden = ""
-        self.border_title = "Your tiles" if owner == "You" else f"{owner}'s tiles"
+        self.border_title = Text("Your tiles" if owner == "You" else f"{owner}'s tiles")  # a name: never markup
         self.tiles = tiles
         self.legal = legal
         self.hint = None
