@@ -22,6 +22,7 @@ from saves.codec import decode, encode
 from saves.errors import SaveError
 from saves.format import MAX_FILE_SIZE, intact
 from saves.ids import ID_RULE, is_match_id
+from saves.os_errors import os_error_text
 from saves.record import SavedMatch
 
 HOME_VARIABLE = "DOMINOES_HOME"
@@ -124,7 +125,7 @@ class SaveStore:
             if self.durable:
                 _fsync_directory(self.directory)
         except (OSError, SaveError) as error:
-            reason = error.reason if isinstance(error, SaveError) else error.strerror or str(error)
+            reason = error.reason if isinstance(error, SaveError) else os_error_text(error)
             raise SaveError(f"match {match_id} could not be saved ({reason})", str(main)) from None
         return main
 

@@ -9,11 +9,12 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 class ScreenActions(Provider):
     """Lists the active screen's bindings (those usable now), so every key is also a command; a
-    binding's tooltip, where it has one, names it better than its footer word."""
+    binding's tooltip, where it has one, names it better than its footer word; the ones Textual's own
+    commands already offer under the same name (Theme, Quit) only once."""
 
     def _commands(self) -> list[tuple[str, str, object]]:
         commands = []
-        seen = set()
+        seen = {command.title for command in self.app.get_system_commands(self.screen)}
         for key, active in self.screen.active_bindings.items():
             binding = active.binding
             title = binding.tooltip or binding.description

@@ -223,7 +223,7 @@ class ReviewScreen(Screen[None]):
             return
         self.progress = None
         for notice in notices:
-            self.notify(notice[0].upper() + notice[1:] + ".", severity="warning", timeout=8)
+            self.notify(notice[0].upper() + notice[1:] + ".", severity="warning", timeout=8, markup=False)
         self.redraw()
 
     def _failed(self, generation: int, problem: str) -> None:
@@ -231,7 +231,7 @@ class ReviewScreen(Screen[None]):
             return
         self.progress = None
         self.problem = problem
-        self.notify(f"The review stopped: {problem}.", severity="error", timeout=8)
+        self.notify(f"The review stopped: {problem}.", severity="error", timeout=8, markup=False)
         self.redraw()
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -438,7 +438,7 @@ class ReviewScreen(Screen[None]):
         self.generation += 1
         self.progress = None
         self.problem = None
-        self.notify(f"Reviewing {name_s(self.names[self.seat])} decisions.", timeout=3)
+        self.notify(f"Reviewing {name_s(self.names[self.seat])} decisions.", timeout=3, markup=False)
         if self.is_seat_decision(self.position):
             self.redraw()
         else:
@@ -457,6 +457,7 @@ class ReviewScreen(Screen[None]):
         self.app.notify(
             f"A new match from event {self.position + 1}, with {name} to play: the reviewed match is unchanged.",
             timeout=6,
+            markup=False,  # a name is the player's own text
         )
 
     def action_close(self) -> None:

@@ -22,7 +22,7 @@ class ReviewHand(Widget):
 
     def show(self, owner: str, tiles: tuple[Tile, ...], labels: Mapping[Tile, Text]) -> None:
         """`labels`: a word of at most five characters to write under some tiles."""
-        self.border_title = f"{owner}'s tiles"
+        self.border_title = Text(f"{owner}'s tiles")  # a name: never markup
         changed = len(tiles) != len(self.tiles)
         self.tiles, self.labels = tiles, dict(labels)
         self.refresh(layout=changed)
