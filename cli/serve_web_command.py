@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from cli.ssh_commands import add_limit_arguments, limits_from
 from cli.usage import PROG, UsageError
 
 NAME = f"{PROG} serve-web"
@@ -30,21 +31,16 @@ def add_parser(commands: Any) -> None:
         metavar="URL",
         help="the address players open, behind a reverse proxy (default http://HOST:PORT); invite links start so",
     )
-    serve.add_argument(
-        "--max-sessions", type=int, default=None, help="sessions in play at once; more are refused (default 32)"
-    )
+    add_limit_arguments(serve, sessions=True)
     serve.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from net.web_auth import check_base_url
-    from net.web_server import DEFAULT_MAX_SESSIONS
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"{NAME}: --port must be from 0 to 65535, not {args.port}")
-    sessions = DEFAULT_MAX_SESSIONS if args.max_sessions is None else args.max_sessions
-    if sessions < 1:
-        raise UsageError(f"{NAME}: --max-sessions must be at least 1, not {sessions}")
+    limits = limits_from(args, NAME)
     base_url = None
     if args.base_url is not None:
         try:
@@ -54,19 +50,19 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     try:
-        return asyncio.run(_serve(args.host, args.port, base_url, sessions))
+        return asyncio.run(_serve(args.host, args.port, base_url, limits))
     except KeyboardInterrupt:
         return 0
 
 
-async def _serve(host: str, port: int, base_url: str | None, sessions: int) -> int:
+async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int:
     import asyncio
     import signal
 
     from net.paths import data_dir
     from net.web_server import WebFrontDoor
 
-    door = WebFrontDoor(data_dir(), max_sessions=sessions)
+    door = WebFrontDoor(data_dir(), limits=limits)
     try:
         await door.start(host, port, base_url)
     except OSError as error:

@@ -25,8 +25,10 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.seats import check_name
     from net.paths import data_dir
-    from net.web_auth import InviteBook, check_base_url, check_name
+    from net.web_auth import InviteBook, check_base_url
+    from saves.os_errors import os_error_text
 
     try:
         name = check_name(args.name)
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{NAME}: --base-url: {error}") from None
         print(book.invite(name, base_url or "http://127.0.0.1:8000"))
     except OSError as error:
-        print(f"{NAME}: the invitations cannot be kept ({error.strerror or error})", file=sys.stderr)
+        print(f"{NAME}: the invitations cannot be kept ({os_error_text(error)})", file=sys.stderr)
         return 1
     except ValueError as error:
         print(f"{NAME}: {error}", file=sys.stderr)

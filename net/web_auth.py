@@ -19,19 +19,18 @@ so a damaged file lets fewer people in, never more.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
-import json
 import os
 import re
 import secrets
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from saves.json_file import load_json_file
+from core.seats import check_name
+from net.file_lock import exclusive
+from saves.json_file import load_json_file, private_directory, write_json_file
 
 WEB = "web"
 INVITES = "invites.json"
@@ -44,31 +43,6 @@ MAX_KEPT_SESSIONS = 2000  # the oldest go first beyond this
 SESSION_LIFETIME = 30 * 24 * 3600.0  # seconds a browser stays signed in without opening its link again
 MAX_FILE = 1024 * 1024
 MAX_BASE_URL = 200
-NAME_LIMIT = 20
-
-
-def private_directory(path: Path) -> Path:
-    """`path` as a directory only its owner may enter (0700), made with its parents if missing."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.stat().st_mode & 0o077:
-        path.chmod(0o700)
-    return path
-
-
-def write_json_file(path: Path, data: Any) -> None:
-    """`data` as JSON in `path`, atomically and 0600 from the first byte. OSError."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(data, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
 
 
 def new_token() -> str:
@@ -77,18 +51,6 @@ def new_token() -> str:
 
 def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def check_name(name: str) -> str:
-    """A player's name as the web door takes it: the rules SSH names follow. ValueError (one line)."""
-    name = name.strip()
-    if not name:
-        raise ValueError("a name cannot be empty")
-    if len(name) > NAME_LIMIT:
-        raise ValueError(f"a name has at most {NAME_LIMIT} characters, not {len(name)}")
-    if not name.isprintable():
-        raise ValueError("a name holds only printable characters (no control characters)")
-    return name
 
 
 def check_base_url(url: str) -> str:
@@ -101,17 +63,6 @@ def check_base_url(url: str) -> str:
 
 def web_dir(server_data: Path) -> Path:
     return server_data / WEB
-
-
-@contextlib.contextmanager
-def _locked(folder: Path) -> Iterator[None]:
-    """One writer of the invites at a time (two `web-invite` commands must not lose one's change)."""
-    descriptor = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(descriptor)
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -162,11 +113,12 @@ class InviteBook:
         self.folder = web_dir(server_data)
 
     def invite(self, name: str, base_url: str) -> str:
-        """A new link that signs `name` in. ValueError for a bad name or too many invites; OSError."""
+        """A new link that signs `name` in. ValueError for a bad name (the rules of every door:
+        `core.seats.check_name`) or too many invites; OSError if it cannot be kept."""
         name = check_name(name)
         token = new_token()
         private_directory(self.folder)
-        with _locked(self.folder):
+        with exclusive(self.folder / ".lock"):
             data = _read(self.folder / INVITES)
             invites = [entry for entry in data.get("invites", []) if isinstance(entry, dict)][:MAX_INVITES]
             if len(invites) >= MAX_INVITES:
@@ -180,7 +132,7 @@ class InviteBook:
         """End `name`'s links and sessions (any case); how many links there were. OSError."""
         name = check_name(name)
         private_directory(self.folder)
-        with _locked(self.folder):
+        with exclusive(self.folder / ".lock"):
             data = _read(self.folder / INVITES)
             invites = [entry for entry in data.get("invites", []) if isinstance(entry, dict)][:MAX_INVITES]
             kept = [e for e in invites if not (isinstance(e.get("player"), str) and _same(e["player"], name))]

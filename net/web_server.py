@@ -27,12 +27,12 @@ import jinja2
 import textual_serve
 from aiohttp import web
 
-from net.ssh_server import child_environment, lobby_argv
+from net.limits import ServerLimits
+from net.player_sessions import SessionCaps, SessionRefused, Ticket, lobby_session
 from net.web_auth import Gatekeeper, Session
 from net.web_session import BrowserSession, size_from_query
+from saves.os_errors import os_error_text
 
-DEFAULT_MAX_SESSIONS = 32
-DEFAULT_MAX_PLAYER_SESSIONS = 3
 COOKIE = "dominoes_session"
 COOKIE_MAX_AGE = 30 * 24 * 3600
 HEARTBEAT = 20.0  # seconds between pings on a terminal socket; a browser gone silent is closed
@@ -75,17 +75,16 @@ class WebFrontDoor:
         self,
         data: Path,
         *,
-        max_sessions: int = DEFAULT_MAX_SESSIONS,
-        max_player_sessions: int = DEFAULT_MAX_PLAYER_SESSIONS,
+        limits: ServerLimits | None = None,
         environment: Mapping[str, str] | None = None,
     ) -> None:
         self.data = data
         self.gate = Gatekeeper(data)
-        self.max_sessions = max_sessions
-        self.max_player_sessions = max_player_sessions
-        self.environment = child_environment(os.environ if environment is None else environment)
-        self.environment.update(SESSION_ENVIRONMENT)
+        self.limits = limits or ServerLimits()
+        self.caps = SessionCaps(data, self.limits)
+        self.environment = {**(os.environ if environment is None else environment), **SESSION_ENVIRONMENT}
         self.active: set[BrowserSession] = set()
+        self._tickets: dict[BrowserSession, Ticket] = {}
         self.port = 0
         self.base_url = ""
         self._runner: web.AppRunner | None = None
@@ -98,21 +97,28 @@ class WebFrontDoor:
 
     # -- sessions --------------------------------------------------------------------------------
     def command_for(self, player: str) -> tuple[list[str], dict[str, str]]:
-        """The child to run for `player`'s session, and its environment. OSError if it cannot be."""
-        return lobby_argv(player, ""), dict(self.environment)
+        """The child to run for `player`'s session (their lobby session, exactly as over SSH), and
+        its environment. OSError if the player's folder cannot be made."""
+        return lobby_session(player, self.data, self.limits, base=self.environment)
 
     def take_session(self, session: BrowserSession) -> str | None:
-        """Count one more session of its player; the reason in one line if there is no room."""
-        if len(self.active) >= self.max_sessions:
-            return f"the server is full ({self.max_sessions} sessions in play); try again later"
-        mine = sum(1 for other in self.active if other.player.casefold() == session.player.casefold())
-        if mine >= self.max_player_sessions:
-            return f"you have {mine} sessions open here already, the most one player may have; close one and try again"
+        """Count one more session of its player, under the caps every door shares; the reason in one
+        line if there is no room."""
+        try:
+            ticket = self.caps.admit(session.player, "web")
+        except SessionRefused as refused:
+            return str(refused)
+        except OSError as error:
+            return f"the server cannot count its sessions ({os_error_text(error)})"
+        self._tickets[session] = ticket
         self.active.add(session)
         return None
 
     def release_session(self, session: BrowserSession) -> None:
         self.active.discard(session)
+        ticket = self._tickets.pop(session, None)
+        if ticket is not None:
+            ticket.close()
 
     # -- the web application ---------------------------------------------------------------------
     def application(self) -> web.Application:
@@ -242,6 +248,8 @@ class WebFrontDoor:
             if not self._sessions:
                 break
             await asyncio.sleep(0.05)
+        for session in list(self.active):
+            self.release_session(session)
         if self._runner is not None:
             await self._runner.cleanup()
         self._closed.set()

@@ -21,21 +21,19 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from net.pty_session import PtyChild
+from net.pty_session import DEFAULT_SIZE, PtyChild, clamped_size
+from saves.os_errors import os_error_text
 
 MAX_MESSAGE = 64 * 1024  # bytes in one message from a browser (a paste is split by xterm.js before this)
 OUTPUT_LIMIT = 1024 * 1024  # stop reading the pty while this much output waits for the browser
-DEFAULT_SIZE = (80, 24)
-MAX_COLUMNS, MAX_ROWS = 500, 200
 MAX_PING = 64
 
 
 def clamped(columns: Any, rows: Any) -> tuple[int, int] | None:
-    """A window size from a browser, at most MAX_COLUMNS x MAX_ROWS (as over SSH); None for
-    anything but two positive integers."""
+    """A window size from a browser, clamped as over SSH; None for anything but two positive integers."""
     if type(columns) is not int or type(rows) is not int or columns < 1 or rows < 1:
         return None
-    return min(columns, MAX_COLUMNS), min(rows, MAX_ROWS)
+    return clamped_size(columns, rows)[:2]
 
 
 def size_from_query(query: Any) -> tuple[int, int]:
@@ -74,14 +72,16 @@ class BrowserSession:
             try:
                 argv, environment = self.door.command_for(self.player)
             except OSError as error:
-                await self._say_and_close(f"your data folder cannot be made ({error.strerror or error})")
+                await self._say_and_close(
+                    f"your data folder cannot be made ({os_error_text(error)}); tell the server's keeper"
+                )
                 return
             self.child = PtyChild(self._output, self._child_exited)
             self.child.on_input_full = self._input_full
             try:
                 await self.child.start(argv, environment, (*self.size, 0, 0))
             except OSError as error:
-                await self._say_and_close(f"the interface could not be started ({error.strerror or error})")
+                await self._say_and_close(f"the interface could not be started ({os_error_text(error)})")
                 return
             await self._read_input()
         finally:

@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
+from net.limits import ServerLimits
 from net.web_auth import InviteBook
 from net.web_server import COOKIE
 from tests.net.ssh_client import TIMEOUT, remove, short_home
@@ -171,7 +172,7 @@ def test_a_signed_in_browser_gets_its_own_lobby_in_a_pty_that_follows_the_window
             await screen.send("resize", {"width": 80, "height": 24})
             before = len(screen.received)
             await screen.keys("?")  # the lobby's rules key: the session still takes keys
-            await screen.wait_for("Rules")
+            await screen.wait_for("CF-1 ")
             await until(lambda: len(screen.received) > before and window_size(master) == (80, 24), "a redraw")
             before = len(screen.received)
             await screen.keys("\x1b")
@@ -222,7 +223,7 @@ def test_revoking_a_player_ends_their_session_in_play_and_no_one_elses(home):
 def test_sessions_are_capped_in_all_and_per_player(home):
     async def go() -> None:
         async with (
-            running_web_door(home, max_sessions=2, max_player_sessions=1) as door,
+            running_web_door(home, limits=ServerLimits(max_sessions=2, max_player_sessions=1)) as door,
             browser(door) as ann,
             browser(door) as ben,
             browser(door) as cy,

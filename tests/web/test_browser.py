@@ -114,9 +114,9 @@ def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, n
     page.wait_for_function(f"window.dominoesTerminal.cols < {columns}")
     wait_until(page, footer_at_the_edge, "a footer across the smaller window")
 
-    # The mouse works too: a click on the footer's Rules key opens the rules.
-    click_on(page, "Rules")
-    wait_for_screen(page, "CF-1 ")
+    # The mouse works too: a click on the footer's New table key opens the form.
+    click_on(page, "New table")
+    wait_for_screen(page, "Open the table")
 
 
 def test_a_doubles_match_against_a_bot_where_a_tile_is_played_with_the_keyboard(server, new_browser):
