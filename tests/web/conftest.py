@@ -75,10 +75,13 @@ class WebServer:
 
 
 @pytest.fixture
-def server() -> Iterator[WebServer]:
+def server(request: pytest.FixtureRequest) -> Iterator[WebServer]:
+    """`dominoes serve-web` on a free port, with a data directory of its own; a test may add
+    options with `@pytest.mark.parametrize("server", [[OPTIONS]], indirect=True)`."""
     home = Path(tempfile.mkdtemp(prefix="dm-web-"))
+    options = getattr(request, "param", [])
     process = subprocess.Popen(
-        [sys.executable, "-m", "cli", "serve-web", "--port", "0"],
+        [sys.executable, "-m", "cli", "serve-web", "--port", "0", *options],
         env={**os.environ, "DOMINOES_HOME": str(home)},
         cwd=ROOT,
         stdout=subprocess.PIPE,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 
+import pytest
 from playwright.sync_api import Page
 
 from tests.web.conftest import WebServer, screen, wait_for_screen, wait_until
@@ -154,3 +155,34 @@ def test_two_browsers_at_one_table_each_see_only_their_own_hand(server, new_brow
         assert tile not in ann_screen, f"Ben's {tile} shows on Ann's page"
     for tile in ann_tiles:
         assert tile not in ben_screen, f"Ann's {tile} shows on Ben's page"
+
+
+@pytest.mark.parametrize("server", [["--takeover", "3600"]], indirect=True)  # no bot plays for Ann meanwhile
+def test_a_reload_or_a_lost_connection_comes_back_to_the_same_seat(server, new_browser):
+    page = new_browser()
+    sign_in(page, server, "Ann")
+    open_doubles_table(page, "bot", seed=SEED_WHERE_ANN_OPENS)
+    wait_for_screen(page, "your turn, Ann")
+    page.keyboard.press("Enter")
+    seated = wait_until(page, lambda text: "[6|6]" not in hand(text, "Ann"), "Ann's first play")
+    tiles = hand(seated, "Ann")
+
+    def back_at_the_table() -> None:
+        """From a new lobby: Ann's table comes first, marked hers; Enter takes her seat back."""
+        wait_for_screen(page, "signed in as Ann")
+        wait_for_screen(page, "▶ Doubles")
+        page.keyboard.press("Enter")
+        wait_until(page, lambda text: "Ann's tiles" in text and hand(text, "Ann") == tiles, "Ann's own hand again")
+
+    page.reload()
+    back_at_the_table()
+
+    # The connection drops: the page says so and offers to reconnect.
+    page.evaluate("window.dominoesSocket.close()")
+    notice = page.locator("#closed")
+    notice.wait_for(state="visible")
+    assert "The connection was lost." in notice.inner_text()
+    assert "seat is kept" in notice.inner_text()
+    page.get_by_role("button", name="Reconnect").click()
+    page.locator("#connecting").wait_for(state="hidden")
+    back_at_the_table()

@@ -13,6 +13,7 @@
   window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
+      window.dominoesSocket = this;
       this.addEventListener("close", (event) => showClosed(event));
     }
   };
