@@ -1,0 +1,98 @@
+"""`dominoes web-invite` and `dominoes serve-web` as commands: what they print, what they refuse."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from cli.main import main
+from net.web_auth import InviteBook
+from tests.net.ssh_client import TIMEOUT, remove, short_home
+
+LINK = re.compile(r"(https?://[^/\s]+(?:/[^\s]*)?)/join/([A-Za-z0-9_-]{43})")
+
+
+@pytest.fixture
+def home(monkeypatch):
+    directory = short_home()
+    monkeypatch.setenv("DOMINOES_HOME", str(directory))
+    yield directory
+    remove(directory)
+
+
+def test_web_invite_prints_one_line_a_link_with_256_random_bits(home, capsys):
+    assert main(["web-invite", "Ann"]) == 0
+    first = capsys.readouterr().out
+    assert main(["web-invite", "Ann"]) == 0
+    second = capsys.readouterr().out
+    assert first.count("\n") == 1 and second.count("\n") == 1
+    (base, token), (_, other) = LINK.fullmatch(first.strip()).groups(), LINK.fullmatch(second.strip()).groups()
+    assert base == "http://127.0.0.1:8000"  # no server has said where it is: the default address
+    assert token != other
+    assert token not in (home / "web" / "invites.json").read_text()
+
+
+def test_web_invite_begins_links_as_the_server_says_or_as_told(home, capsys):
+    InviteBook(home).folder.mkdir(mode=0o700)
+    (home / "web" / "server.json").write_text('{"base_url": "https://dominoes.example.org"}')
+    assert main(["web-invite", "Ann"]) == 0
+    assert capsys.readouterr().out.startswith("https://dominoes.example.org/join/")
+    assert main(["web-invite", "Ann", "--base-url", "http://192.0.2.7:8000/"]) == 0
+    assert capsys.readouterr().out.startswith("http://192.0.2.7:8000/join/")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["web-invite", ""], "a name cannot be empty"),
+        (["web-invite", "x" * 21], "at most 20 characters"),
+        (["web-invite", "a\x1b[31m"], "printable"),
+        (["web-invite", "Ann", "--base-url", "javascript:alert(1)"], "a base URL is http(s)://"),
+        (["web-invite", "Ann", "--revoke", "--base-url", "http://x"], "--revoke takes no --base-url"),
+        (["serve-web", "--port", "70000"], "--port must be from 0 to 65535"),
+        (["serve-web", "--base-url", "ftp://x"], "a base URL is http(s)://"),
+        (["serve-web", "--max-sessions", "0"], "--max-sessions must be at least 1"),
+    ],
+)
+def test_a_bad_argument_is_one_line_and_status_2(home, capsys, arguments, words):
+    assert main(arguments) == 2
+    error = capsys.readouterr().err
+    assert words in error and error.count("\n") == 1
+    assert not (home / "web" / "invites.json").exists()
+
+
+def test_web_invite_revoke_says_what_it_ended(home, capsys):
+    main(["web-invite", "Ann"])
+    main(["web-invite", "ann"])
+    capsys.readouterr()
+    assert main(["web-invite", "ANN", "--revoke"]) == 0
+    assert capsys.readouterr().out == "dominoes web-invite: ANN's 2 links and every session of theirs ended\n"
+
+
+def test_serve_web_says_where_it_is_how_to_open_it_up_and_stops_on_sigterm(home):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli", "serve-web", "--port", "0"],
+        env={**os.environ, "DOMINOES_HOME": str(home)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(3)]
+        port = re.search(r"serving on http://127\.0\.0\.1:(\d+);", lines[0]).group(1)
+        assert "reverse proxy with TLS" in lines[1] and "--base-url" in lines[1]
+        assert f"invite links begin with http://127.0.0.1:{port}/join/" in lines[2]
+        assert InviteBook(home).base_url() == f"http://127.0.0.1:{port}"  # web-invite's links will match
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(TIMEOUT) == 0
+        assert "Traceback" not in process.stdout.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
