@@ -112,12 +112,13 @@ def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, n
     columns = page.evaluate("window.dominoesTerminal.cols")
     assert columns > 100
     page.set_viewport_size({"width": 900, "height": 560})
-    page.wait_for_function(f"window.dominoesTerminal.cols < {columns}")
+    wait_until(page, lambda _: page.evaluate("window.dominoesTerminal.cols") < columns, "fewer columns")
     wait_until(page, footer_at_the_edge, "a footer across the smaller window")
 
     # The mouse works too: a click on the footer's New table key opens the form.
     click_on(page, "New table")
     wait_for_screen(page, "Open the table")
+    assert not page.console_errors, "the page runs within its own content policy, with no error"
 
 
 def test_a_doubles_match_against_a_bot_where_a_tile_is_played_with_the_keyboard(server, new_browser):
