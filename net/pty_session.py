@@ -24,8 +24,6 @@ from typing import Any
 
 import asyncssh
 
-from core.words import plural
-
 DEFAULT_SIZE = (80, 24)
 MAX_COLUMNS, MAX_ROWS = 500, 200  # larger windows are drawn at this size
 MAX_PIXELS = 65535

@@ -25,8 +25,8 @@ from core.bots import get_bot
 from core.errors import IllegalMove
 from core.match import Match
 from core.moves import Move
-from core.words import article
 from core.seats import check_name
+from core.words import article
 from net.address import Address, start_server
 from net.messages import LOG_LINES, Snapshot, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
