@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from cli import (
     host_command,
     join_command,
+    learn_command,
     play_commands,
     saves_command,
     simulate_command,
@@ -26,6 +27,7 @@ COMMANDS = (
     simulate_command,
     tournament_command,
     play_commands,
+    learn_command,
     host_command,
     join_command,
     ssh_commands,
