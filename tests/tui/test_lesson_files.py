@@ -299,11 +299,13 @@ def test_a_step_with_other_legal_moves_says_why_the_lesson_wants_its_own(lesson)
             assert step.why, f"step {step.number} has other legal moves and no why"
 
 
-def test_the_texts_name_only_tiles_of_the_game(lesson):
+def test_the_texts_name_tiles_of_the_game_as_the_hand_shows_them(lesson):
     numbers = 9 if lesson.game == "chicken-foot" else 6
     for step in lesson.steps:
-        for a, b in re.findall(r"\b(\d)-(\d)\b", step.text + step.why):
+        for a, b, arm in re.findall(r"\b(\d)-(\d)\b( arm)?", step.text + step.why):
             assert int(a) <= numbers and int(b) <= numbers, f"step {step.number} names {a}-{b}"
+            # Low number first, as in the hand ([2|6]), but for a Doubles arm named as it lies.
+            assert int(a) <= int(b) or arm, f"step {step.number} writes {a}-{b}, not {b}-{a}"
 
 
 def test_a_lesson_is_recognised_from_its_match_and_an_ordinary_match_is_not(lesson):

@@ -56,9 +56,14 @@ class LessonTableScreen(TableScreen):
         self.note = ("", "")  # (kind, words) after a move off the lesson, until the next change
         self._lesson_keys: tuple[bool, ...] = ()
 
+    SHORT = 30  # rows: below this, the lesson panel has the side column to itself (lesson.tcss)
+
     def on_mount(self) -> None:
         # Beside the table, above the move log; the table screen's own on_mount runs after this.
         self.query_one("#side").mount(LessonPanel(id="lesson-panel"), before="#scorepad")
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.height < self.SHORT, "short")
 
     # -- where the lesson stands ---------------------------------------------------------------------
     def in_lesson(self) -> bool:
@@ -239,7 +244,10 @@ class LessonTableScreen(TableScreen):
         board = self.query_one(BoardTree)
         board.focus()
         board.focus_target(expected.target)  # type: ignore[arg-type]
-        self.set_notice(f"The {event.tile} fits {len(ends)} ends: the lesson plays it on the one under the cursor.")
+        # Again once the tree has laid out its lines: a board just redrawn scrolls to stale lines.
+        self.call_after_refresh(board.focus_target, expected.target)
+        place = place_name(self.match.game, self.match.state.board, expected.target)  # type: ignore[arg-type]
+        self.set_notice(f"The {event.tile} fits {len(ends)} ends: the lesson's is {place}, under the cursor. Enter.")
 
     def action_hint(self) -> None:
         expected = self.expected_move()
@@ -261,7 +269,7 @@ class LessonTableScreen(TableScreen):
         view = self.match.view(self.viewer)
         legal = self.match.legal_moves()
         make = bid_dialog if view.phase == "bidding" else trump_dialog
-        dialog = make(view, legal, lambda: (expected, f"the lesson's choice: {self.move_words(expected)}"))
+        dialog = make(view, legal, lambda: (expected, f"the lesson's choice, {self.move_words(expected)}; Enter"))
         dialog.add_class("beside-lesson")
         self.waiting = True
         mounted = self.app.push_screen(dialog, self._after_dialog)
