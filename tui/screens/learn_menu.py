@@ -20,7 +20,7 @@ def lesson_summary(game: str) -> str:
         lesson = load_lesson(game)
     except LessonError as error:
         return f"not available: {error}"
-    return f"{lesson.summary} ({len(lesson.steps)} steps)"
+    return f"{lesson.summary} · {len(lesson.steps)} steps"
 
 
 class LearnScreen(ModalScreen[str | None]):
@@ -37,6 +37,7 @@ class LearnScreen(ModalScreen[str | None]):
                 prompt.append("\n" + lesson_summary(game), style="dim")
                 options.append(Option(prompt, id=game))
             yield OptionList(*options, id="learn-menu")
+            yield Static("Enter: start the lesson · Esc: back", id="learn-keys")
         yield Footer()
 
     def on_mount(self) -> None:
