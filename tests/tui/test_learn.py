@@ -146,14 +146,21 @@ async def play_on(pilot, screen: LessonTableScreen) -> None:
     await wait_until(pilot, lambda: match.cursor > start and bot_moved_since(match, start))
 
 
+async def at_the_second_step(pilot, lesson: Lesson) -> LessonTableScreen:
+    """Enter on the first step's tile; the lesson's table once the second step waits for the learner."""
+    screen = lesson_screen(pilot.app)
+    await wait_until(pilot, lambda: screen.human_to_move())
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: screen.human_to_move() and screen.step_now() is lesson.steps[1])
+    return screen
+
+
 async def test_a_move_off_the_lesson_is_taken_back_with_the_reason():
     lesson = load_lesson("doubles")
     app = lesson_app("doubles")
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = lesson_screen(app)
+        screen = await at_the_second_step(pilot, lesson)  # the 5-5 in the centre
         match = screen.match
-        await pilot.press("enter")  # step 1: the 5-5 in the centre
-        await wait_until(pilot, lambda: screen.human_to_move() and screen.step_now() is lesson.steps[1])
         cursor, state = match.cursor, match.state
         hand = screen.query_one(HandView)
         # A legal move, but not the lesson's: the 2-5 on the 5-5's free side.
@@ -202,10 +209,8 @@ async def test_undo_goes_back_a_step_and_the_lesson_follows():
     lesson = load_lesson("chicken-foot")
     app = lesson_app("chicken-foot")
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = lesson_screen(app)
+        screen = await at_the_second_step(pilot, lesson)
         match = screen.match
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: screen.human_to_move() and screen.step_now() is lesson.steps[1])
         await pilot.press("u")
         await wait_until(pilot, lambda: screen.human_to_move())
         assert screen.step_now() is lesson.steps[0] and match.cursor == 1

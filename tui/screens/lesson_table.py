@@ -48,6 +48,7 @@ def place_name(game: Any, board: Any, line_id: int) -> str:
 class LessonTableScreen(TableScreen):
     CSS_PATH: ClassVar = STYLES / "lesson.tcss"
     BINDINGS = [Binding("enter", "go_on", "Go on", priority=True, id="lesson.go_on")]
+    SHORT = 30  # rows: below this, the lesson panel has the side column to itself (lesson.tcss)
 
     def __init__(self, match: Match, lesson: Lesson) -> None:
         super().__init__(match)
@@ -55,8 +56,6 @@ class LessonTableScreen(TableScreen):
         self.read: set[int] = set()  # the steps about a bot's move (or the closing one) read so far
         self.note = ("", "")  # (kind, words) after a move off the lesson, until the next change
         self._lesson_keys: tuple[bool, ...] = ()
-
-    SHORT = 30  # rows: below this, the lesson panel has the side column to itself (lesson.tcss)
 
     def on_mount(self) -> None:
         # Beside the table, above the move log; the table screen's own on_mount runs after this.
@@ -202,15 +201,12 @@ class LessonTableScreen(TableScreen):
 
     def action_words(self, move: Move) -> str:
         """The lesson's move for the learner, as an instruction with its key."""
-        kind = type(move)
-        if kind is Play:
+        if type(move) in (Play, Discard):
             return f"Your move: {self.move_words(move)} (Enter)"
         if move is DRAW:
             return "Your move: draw a tile (d)"
         if move is PASS:
             return "Your move: pass (p)"
-        if kind is Discard:
-            return f"Your move: lay the {move.tile} aside (Enter)"  # type: ignore[attr-defined]
         return f"Your move: {self.move_words(move)}, in the dialog (b)"
 
     def move_words(self, move: Move) -> str:
