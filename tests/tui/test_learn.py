@@ -73,6 +73,18 @@ async def press_the_lessons_move(pilot, screen: LessonTableScreen) -> None:
             await pilot.press("enter")
 
 
+async def why_fits(pilot, screen: LessonTableScreen, number: int) -> None:
+    """Another legal move taken back: the step's reason shows in the panel, and fits it."""
+    match = screen.match
+    expected = screen.expected_move()
+    other = next(move for move in match.legal_moves() if move != expected)
+    cursor = match.cursor
+    screen.take_back(other, expected)
+    await pilot.pause()
+    assert match.cursor == cursor and screen.step_now().why.split(":")[0] in panel_words(screen)
+    assert screen.query_one(LessonPanel).max_scroll_y == 0, f"step {number}'s why does not fit the panel"
+
+
 async def follow_the_lesson(pilot, lesson: Lesson) -> int:
     """Follow the lesson by keys to its closing step; every step fits its panel. Returns how many
     steps were shown."""
@@ -95,6 +107,8 @@ async def follow_the_lesson(pilot, lesson: Lesson) -> int:
             assert "Press Enter" in panel_words(screen)
             await pilot.press("enter")
             continue
+        if step is not None and step.why and app.screen is screen:
+            await why_fits(pilot, screen, step.number)
         before = match.cursor
         await press_the_lessons_move(pilot, screen)
         await wait_until(pilot, lambda: match.cursor > before)  # noqa: B023 (awaited at once)
