@@ -37,7 +37,10 @@ class LearnScreen(ModalScreen[str | None]):
                 prompt.append("\n" + lesson_summary(game), style="dim")
                 options.append(Option(prompt, id=game))
             yield OptionList(*options, id="learn-menu")
-            yield Static("Enter: start the lesson · Esc: back", id="learn-keys")
+            yield Static(
+                "Saved as you go: Resume brings you back to the same step.\nEnter: start the lesson · Esc: back",
+                id="learn-keys",
+            )
         yield Footer()
 
     def on_mount(self) -> None:
