@@ -8,6 +8,7 @@ import pytest
 
 from core import GAME_NAMES, Match
 from core.moves import DRAW, PASS, Bid, Play, Trump
+from core.seats import Seat
 from tests.tui.conftest import press_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.lessons import Lesson, load_lesson
@@ -294,7 +295,8 @@ async def test_a_lesson_left_half_way_resumes_as_a_lesson_where_it_stood():
 
 
 async def test_an_ordinary_match_opens_the_ordinary_table():
-    app = DominoesApp(match=Match("doubles", 2), preferences=Preferences(bot_speed="instant"))
+    seats = (Seat("You"), Seat("Bot 2", "bot", "easy"))
+    app = DominoesApp(match=Match("doubles", 2, seats=seats), preferences=Preferences(bot_speed="instant"))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert not isinstance(app.screen, LessonTableScreen)
