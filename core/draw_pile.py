@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from core.shuffle import shuffle
 from core.tiles import Tile
 
 
@@ -15,6 +16,7 @@ def deal_hands(
     tiles: list[Tile], players: int, hand_size: int, rng: random.Random
 ) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
     """Shuffle `tiles` with `rng` and deal `hand_size` to each player; the rest is the stock."""
-    rng.shuffle(tiles)
-    hands = tuple(tuple(sorted(tiles[i * hand_size : (i + 1) * hand_size])) for i in range(players))
-    return hands, tuple(tiles[players * hand_size :])
+    shuffle(tiles, rng)
+    dealt = players * hand_size
+    hands = tuple([tuple(sorted(tiles[start : start + hand_size])) for start in range(0, dealt, hand_size)])
+    return hands, tuple(tiles[dealt:])

@@ -13,15 +13,16 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import misdealt, seat_name
+from core.draw_game import seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
-from core.hands import replace_hand
+from core.hands import deal_masks, replace_hand
 from core.layout import CENTRE, Layout
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play
 from core.options import Options, OptionSpec
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
+from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
 from core.tiles import CARRYING, DOUBLE_NINE, TILE_BIT, Tile, mask_of, pip_total, tiles_in
 
@@ -236,7 +237,7 @@ class ChickenFoot(Game):
         search_start = rng.randrange(players) if info.round == 0 else (info.search_start + 1) % players
         # The players draw one tile each in turn, from search_start on, until one draws the double.
         search = list(DOUBLE_NINE)
-        rng.shuffle(search)
+        shuffle(search, rng)
         finder = (search_start + search.index(double)) % players
         rest = [tile for tile in DOUBLE_NINE if tile is not double]
         hands, stock = deal_hands(rest, players, HAND_SIZES[players], rng)
@@ -273,7 +274,8 @@ class ChickenFoot(Game):
         size = HAND_SIZES[players]
         if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
             raise IllegalMove("CF-2", f"with {players} players each hand starts with {size} tiles")
-        if misdealt(deal.hands, deal.stock, (tile for tile in DOUBLE_NINE if tile is not double)):
+        masks = deal_masks(deal.hands, deal.stock, ALL_TILES ^ TILE_BIT[double])
+        if masks is None:
             raise IllegalMove(
                 "CF-1", f"a deal must hold every tile of the double-nine set once, except the {double} in the centre"
             )
@@ -298,7 +300,6 @@ class ChickenFoot(Game):
             None,
             info.reserve,
         )
-        masks = tuple(mask_of(hand) for hand in deal.hands)
         board = Layout.start(double, info.options["centre_trains"])  # type: ignore[arg-type]
         # CF-5: setting the double is not a turn; its finder plays first.
         stock = tuple(deal.stock)
@@ -541,7 +542,7 @@ class ChickenFoot(Game):
             masks = [mask_of(hand) for hand in view.revealed]
             seen = {tile for hand in view.revealed for tile in hand} | set(view.board.tiles())
             stock = [tile for tile in DOUBLE_NINE if tile not in seen]
-            rng.shuffle(stock)
+            shuffle(stock, rng)
         else:
             seen = set(view.hand) | set(view.board.tiles())
             unseen = [tile for tile in DOUBLE_NINE if tile not in seen]

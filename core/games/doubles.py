@@ -15,17 +15,18 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import misdealt, seat_name
+from core.draw_game import seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
-from core.hands import replace_hand
+from core.hands import deal_masks, replace_hand
 from core.layout import CENTRE, Layout
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play, play
 from core.options import Options, OptionSpec
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
+from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
-from core.tiles import CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
+from core.tiles import BIT_TILE, CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -34,6 +35,8 @@ CENTRE_SIDES = 4  # DB-5: the centre double's four free sides
 SPINNER_SIDES = 3  # DB-5: a later double uses one side to attach and leaves three
 RESERVE = 2  # DB-9: the last two tiles of the boneyard are never drawn
 HIGHEST_FIRST = tuple(Tile(n, n) for n in range(6, -1, -1))  # DB-3: who holds the highest double
+DOUBLES_MASK = mask_of(HIGHEST_FIRST)
+ALL_TILES = mask_of(DOUBLE_SIX)
 NUMBER_WORDS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes")
 
 
@@ -332,38 +335,42 @@ class Doubles(Game):
             raise IllegalMove("DB-3", "chance picks no seat in Doubles: the holder of the highest double opens")
         if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
             raise IllegalMove("DB-2", f"with {players} players each hand starts with {size} tiles")
-        if misdealt(deal.hands, deal.stock, DOUBLE_SIX):
+        masks = deal_masks(deal.hands, deal.stock, ALL_TILES)
+        if masks is None:
             raise IllegalMove("DB-1", "a deal must hold every tile of the double-six set once")
         # DB-3: a redeal (after a deal that gave nobody a double) is the same round again.
         round_number = info.round if info.redeal else info.round + 1
-        masks = tuple(mask_of(hand) for hand in deal.hands)
         stock = tuple(deal.stock)
+        # DB-3: the holder of the highest double opens. Doubles' bits rise with their number, so
+        # the seat whose doubles make the largest mask holds the highest one.
         opener = None
-        for double in HIGHEST_FIRST:
-            bit = TILE_BIT[double]
-            opener = next((seat for seat, held in enumerate(masks) if held & bit), None)
-            if opener is not None:
-                break
+        highest = 0
+        for seat, held in enumerate(masks):
+            if held & DOUBLES_MASK > highest:
+                opener, highest = seat, held & DOUBLES_MASK
         redeal = opener is None
-        new_info = DoublesInfo(
-            players,
-            info.seed,
-            info.options,
-            round_number,
-            redeal,  # DB-3: nobody holds a double, so chance deals again
-            False,
-            info.scores,
-            info.round_scores,
-            info.round_pips,
-            (),
-            None,
-            redeal,
+        new_info = _new(
+            DoublesInfo,
+            (
+                players,
+                info.seed,
+                info.options,
+                round_number,
+                redeal,  # DB-3: nobody holds a double, so chance deals again
+                False,
+                info.scores,
+                info.round_scores,
+                info.round_pips,
+                (),
+                None,
+                redeal,
+            ),
         )
         if opener is None:
-            return DoublesState(new_info, None, masks, stock, None, 0, None, 0, EMPTY_LOG, ())
+            return _new(DoublesState, (new_info, None, masks, stock, None, 0, None, 0, EMPTY_LOG, ()))
         # DB-3: the holder of the highest double plays it as the round's first play, on their turn.
-        legal = (play(double, None),)
-        return DoublesState(new_info, opener, masks, stock, None, 0, None, 0, EMPTY_LOG, legal)
+        legal = (play(BIT_TILE[1 << (highest.bit_length() - 1)], None),)
+        return _new(DoublesState, (new_info, opener, masks, stock, None, 0, None, 0, EMPTY_LOG, legal))
 
     def _apply_draw(self, state: DoublesState, seat: int) -> DoublesState:
         tile = state.stock[0]
@@ -593,7 +600,7 @@ class Doubles(Game):
         if view.revealed is not None:
             seen.update(tile for hand in view.revealed for tile in hand)
         unseen = [tile for tile in DOUBLE_SIX if tile not in seen]
-        rng.shuffle(unseen)
+        shuffle(unseen, rng)
         given: dict[int, list[Tile]] = {}
         kept_back: list[Tile] = []
         if view.leading is not None:
@@ -625,7 +632,7 @@ class Doubles(Game):
             masks = tuple(mask_of(hands[seat]) for seat in range(view.players))
             stock += kept_back
         if kept_back:
-            rng.shuffle(stock)
+            shuffle(stock, rng)
         legal = (
             ()
             if view.chance or view.over

@@ -29,8 +29,10 @@ from core.games.moon_suits import (
     trick_winner,
     trump_name,
 )
+from core.hands import deal_masks
 from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
 from core.options import Options, OptionSpec
+from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
 from core.tiles import TILE_BIT, Tile, mask_of, per_bit, tiles_in
 
@@ -250,8 +252,9 @@ class Moon(Game):
         if not info.chance or info.over:
             raise IllegalMove("MN-0", "no deal is due now")
         tiles = list(MOON_SET)
-        rng.shuffle(tiles)
-        hands = tuple(tuple(sorted(tiles[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(PLAYERS))
+        shuffle(tiles, rng)
+        dealt = range(0, PLAYERS * HAND_SIZE, HAND_SIZE)
+        hands = tuple([tuple(sorted(tiles[start : start + HAND_SIZE])) for start in dealt])
         # MN-8: chance picks the first hand's first bidder; each later deal moves one seat left.
         first = rng.randrange(PLAYERS) if info.round == 0 else (info.first_bidder + 1) % PLAYERS  # type: ignore[operator]
         return Deal(hands, (tiles[-1],), first)
@@ -292,8 +295,8 @@ class Moon(Game):
             raise IllegalMove("MN-2", f"each of the {PLAYERS} players is dealt {HAND_SIZE} tiles")
         if not isinstance(deal.stock, tuple) or len(deal.stock) != 1:
             raise IllegalMove("MN-2", "exactly one tile, the widow, is left face down")
-        dealt = [*(tile for hand in hands for tile in hand), *deal.stock]
-        if any(type(tile) is not Tile for tile in dealt) or set(dealt) != set(MOON_SET):
+        masks = deal_masks(hands, deal.stock, MOON_MASK)
+        if masks is None:
             raise IllegalMove("MN-1", "a deal must hold each of the 22 Moon tiles once (no 0-1 to 0-6)")
         first = deal.first
         if type(first) is not int or not 0 <= first < PLAYERS:
@@ -317,7 +320,6 @@ class Moon(Game):
             first,
             False,
         )
-        masks = tuple(mask_of(hand) for hand in hands)
         legal = bid_moves((), info.options["all_pass"])
         widow = deal.stock[0]
         return MoonState(
