@@ -20,7 +20,7 @@ from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
 from core.hands import deal_masks, replace_hand
-from core.layout import CENTRE, Layout
+from core.layout import CENTRE, Layout, PlainLayout, as_plain, board_property, plain_play, plain_start
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play, play
 from core.options import Options, OptionSpec
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
@@ -98,7 +98,7 @@ class DoublesState(NamedTuple):
     to_move: int | None
     hand_masks: tuple[int, ...]
     stock: tuple[Tile, ...]  # the boneyard, in drawing order
-    board: Layout | None  # None until the opening double is played (DB-3)
+    table: PlainLayout | None  # the layout, in its plain form; None until the opening double is played (DB-3)
     unlocked: int  # DB-6: bit n is set once the double n-n is on the table
     drawn: Tile | None  # DB-8: a tile just drawn that must now be played
     idle: int  # DB-10: consecutive turns that ended without a tile played
@@ -111,6 +111,7 @@ class DoublesState(NamedTuple):
     round_pips = property(attrgetter("info.round_pips"))
 
     hands = hands_property()
+    board = board_property()
 
     def history(self) -> tuple[tuple[int, Move], ...]:
         """This round's public events, oldest first."""
@@ -160,13 +161,14 @@ def highest_double(held: int) -> Tile | None:
     return None
 
 
-def legal_for(board: Layout, held: int, fits: tuple[int, ...], stock_size: int) -> tuple[Move, ...]:
-    """The legal moves of a player holding `held` (a mask; just the drawn tile after a draw)."""
-    lines = board.lines
+def legal_for(board: PlainLayout, held: int, fits: tuple[int, ...], stock_size: int) -> tuple[Move, ...]:
+    """The legal moves of a player holding `held` (a mask; just the drawn tile after a draw), with
+    the layout `board` (a Layout, or its plain form)."""
+    lines = board[1]
     moves = []
-    for line_id in board.ends:  # DB-5: every open end, every free side of every spinner
+    for line_id in board[2]:  # DB-5: every open end (`ends`), every free side of every spinner
         # DB-7: a tile carrying the end's number, if unlocked; else only that number's double.
-        matching = held & fits[lines[line_id].open]  # type: ignore[index]
+        matching = held & fits[lines[line_id][2]]
         while matching:
             low = matching & -matching
             moves.append(PLAYS_BY_BIT[low][line_id])
@@ -178,7 +180,12 @@ def legal_for(board: Layout, held: int, fits: tuple[int, ...], stock_size: int) 
 
 
 def legal_at(
-    board: Layout | None, masks: tuple[int, ...], to_move: int | None, drawn: Tile | None, unlocked: int, stock: int
+    board: PlainLayout | None,
+    masks: tuple[int, ...],
+    to_move: int | None,
+    drawn: Tile | None,
+    unlocked: int,
+    stock: int,
 ) -> tuple[Move, ...]:
     """The legal moves of a position given by its parts (the engine's hot paths inline this)."""
     if to_move is None:
@@ -197,21 +204,24 @@ def known_misses(view: DoublesView) -> dict[int, int]:
     included (DB-7). A draw starts the count afresh, as in Chicken Foot (`chicken_foot.known_misses`).
     """
     forbidden: dict[int, int] = {}
-    board: Layout | None = None
+    board: PlainLayout | None = None
     unlocked = 0
     for seat, move in view.history:
         if type(move) is Play:
             tile = move.tile
             # DB-3: the first play is the centre double; DB-5: later doubles keep three free sides.
-            board = Layout.start(tile, CENTRE_SIDES) if board is None else board.play(move.target, tile, SPINNER_SIDES)  # type: ignore[arg-type]
+            if board is None:
+                board = plain_start(tile, CENTRE_SIDES)
+            else:
+                board = plain_play(board, move.target, tile, SPINNER_SIDES)  # type: ignore[arg-type]
             if tile[0] == tile[1]:
                 unlocked |= 1 << tile[0]  # DB-6
         elif seat != view.seat and board is not None:
             fits = FITS[unlocked]
-            lines = board.lines
+            lines = board[1]
             misses = 0
-            for line_id in board.ends:
-                misses |= fits[lines[line_id].open]  # type: ignore[index]
+            for line_id in board[2]:  # the open ends
+                misses |= fits[lines[line_id][2]]
             forbidden[seat] = misses if type(move) is Draw else forbidden.get(seat, 0) | misses
     return forbidden
 
@@ -295,10 +305,10 @@ class Doubles(Game):
             if target is None:
                 # DB-3, DB-5: the opening double in the centre, four free sides; DB-6: its number
                 # is unlocked.
-                board = Layout.start(tile, CENTRE_SIDES)
+                board = plain_start(tile, CENTRE_SIDES)
                 unlocked = 1 << tile[0]
             else:
-                board = board.play(target, tile, SPINNER_SIDES)  # type: ignore[union-attr]
+                board = plain_play(board, target, tile, SPINNER_SIDES)  # type: ignore[arg-type]
                 if tile[0] == tile[1]:
                     unlocked |= 1 << tile[0]  # DB-6: unlocked everywhere, for everyone
             log = ((seat, move), log)
@@ -313,7 +323,7 @@ class Doubles(Game):
             fits = FITS[unlocked]
             lines = board[1]
             moves = []
-            for line_id in board[2]:  # board.ends
+            for line_id in board[2]:  # the open ends
                 matching = held & fits[lines[line_id][2]]  # DB-7, as in `legal_for`
                 while matching:
                     low = matching & -matching
@@ -378,7 +388,7 @@ class Doubles(Game):
         bit = TILE_BIT[tile]
         masks = replace_hand(state.hand_masks, seat, state.hand_masks[seat] | bit)
         log = ((seat, DRAW), state.log)
-        board: Layout = state.board  # type: ignore[assignment]
+        board: PlainLayout = state.table  # type: ignore[assignment]
         legal = legal_for(board, bit, FITS[state.unlocked], 0)
         if type(legal[0]) is Play:
             # DB-8: a drawn tile that can be played must be played at once.
@@ -391,7 +401,7 @@ class Doubles(Game):
         """A turn ended without a tile played: after an unplayable draw, or a pass."""
         info = state.info
         idle = state.idle + 1
-        board: Layout = state.board  # type: ignore[assignment]
+        board: PlainLayout = state.table  # type: ignore[assignment]
         if idle >= info.players and len(stock) <= RESERVE:
             # DB-10: the boneyard is down to its reserve and nobody could play for a full round of
             # turns: the round is blocked.
@@ -405,7 +415,7 @@ class Doubles(Game):
         state: DoublesState,
         masks: tuple[int, ...],
         stock: tuple[Tile, ...],
-        board: Layout,
+        board: PlainLayout,
         unlocked: int,
         log: PublicLog,
         went_out: int | None,
@@ -546,7 +556,7 @@ class Doubles(Game):
             raise ValueError(f"there is no seat {seat!r} at a {info.players}-player table")
         hands = state.hands
         round_over = (info.chance or info.over) and info.round > 0
-        leading = state.legal[0].tile if state.board is None and state.legal else None  # type: ignore[attr-defined]
+        leading = state.legal[0].tile if state.table is None and state.legal else None  # type: ignore[attr-defined]
         return DoublesView(
             seat,
             info.players,
@@ -643,7 +653,7 @@ class Doubles(Game):
             view.to_move,
             masks,
             tuple(stock),
-            view.board,
+            None if view.board is None else as_plain(view.board),
             view.unlocked,
             drawn,
             view.idle,
