@@ -241,7 +241,7 @@ class ChickenFoot(Game):
         search = list(DOUBLE_NINE)
         shuffle(search, rng)
         finder = (search_start + search.index(double)) % players
-        rest = [tile for tile in DOUBLE_NINE if tile is not double]
+        rest = tuple([tile for tile in DOUBLE_NINE if tile is not double])
         hands, stock = deal_hands(rest, players, HAND_SIZES[players], rng)
         return Deal(hands, stock, finder, search_start)
 

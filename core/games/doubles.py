@@ -276,7 +276,7 @@ class Doubles(Game):
         info = state.info
         if not info.chance or info.over:
             raise IllegalMove("DB-0", "no deal is due now")
-        hands, stock = deal_hands(list(DOUBLE_SIX), info.players, HAND_SIZES[info.players], rng)
+        hands, stock = deal_hands(DOUBLE_SIX, info.players, HAND_SIZES[info.players], rng)
         return Deal(hands, stock)
 
     # -- the rules -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
+from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
 from core.games.moon_suits import (
@@ -32,7 +33,6 @@ from core.games.moon_suits import (
 from core.hands import deal_masks
 from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
 from core.options import Options, OptionSpec
-from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
 from core.tiles import TILE_BIT, Tile, mask_of, per_bit, tiles_in
 
@@ -251,13 +251,10 @@ class Moon(Game):
         info = state.info
         if not info.chance or info.over:
             raise IllegalMove("MN-0", "no deal is due now")
-        tiles = list(MOON_SET)
-        shuffle(tiles, rng)
-        dealt = range(0, PLAYERS * HAND_SIZE, HAND_SIZE)
-        hands = tuple([tuple(sorted(tiles[start : start + HAND_SIZE])) for start in dealt])
+        hands, widow = deal_hands(MOON_SET, PLAYERS, HAND_SIZE, rng)  # the one tile left is the widow
         # MN-8: chance picks the first hand's first bidder; each later deal moves one seat left.
         first = rng.randrange(PLAYERS) if info.round == 0 else (info.first_bidder + 1) % PLAYERS  # type: ignore[operator]
-        return Deal(hands, (tiles[-1],), first)
+        return Deal(hands, widow, first)
 
     # -- the rules -------------------------------------------------------------------------------
     def legal_moves(self, state: MoonState) -> tuple[Move, ...]:
