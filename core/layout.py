@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from core.moves import Play, play
 from core.tiles import Tile
 
 CENTRE = -1  # the parent of the lines that start on the centre double
@@ -52,7 +53,7 @@ class Layout(NamedTuple):
 
     def play(self, line_id: int, tile: Tile, branches: int) -> Layout:
         """The layout with `tile` added at the open end of line `line_id` (see `plain_play`)."""
-        return as_layout(plain_play(self, line_id, tile, branches))
+        return as_layout(plain_play(self, play(tile, line_id), branches))
 
     # -- questions about the layout ------------------------------------------------------------
     def tiles(self) -> Iterator[Tile]:
@@ -94,17 +95,20 @@ def plain_start(centre: Tile, branches: int) -> PlainLayout:
     return (centre, ((CENTRE, (), centre[0]),) * branches, (0,), (0,))
 
 
-def plain_play(layout: PlainLayout, line_id: int, tile: Tile, branches: int) -> PlainLayout:
-    """The plain layout with `tile` added at the open end of line `line_id`.
+def plain_play(layout: PlainLayout, move: Play, branches: int) -> PlainLayout:
+    """The plain layout after `move`: its tile added at the open end of line `move.target`.
 
     The caller has checked that the end is open and that the tile matches it. A double closes
     the line and opens `branches` empty lines on itself.
     """
     centre, lines, ends, empty_ends = layout
+    line_id = move.target
     parent, tiles, shown = lines[line_id]
+    tile = move.tile
+    low = move.low
     # Lines and ends are changed through lists: cheaper than slicing tuples around the change.
     new_lines = list(lines)
-    if tile[0] == tile[1]:
+    if low == move.high:
         count = len(lines)
         new_lines[line_id] = (parent, tiles + (tile,), None)
         new_lines += ((line_id, (), shown),) * branches
@@ -114,7 +118,7 @@ def plain_play(layout: PlainLayout, line_id: int, tile: Tile, branches: int) -> 
         empty_ends += (count,)
         now_open = count
     else:
-        new_lines[line_id] = (parent, tiles + (tile,), tile[1] if tile[0] == shown else tile[0])
+        new_lines[line_id] = (parent, tiles + (tile,), move.high if low == shown else low)
         now_open = line_id
     if tiles:
         return (centre, tuple(new_lines), ends, empty_ends)

@@ -175,7 +175,7 @@ def known_misses(view: ChickenFootView) -> dict[int, int]:
     forbidden: dict[int, int] = {}
     for seat, move in view.history:
         if type(move) is Play:
-            board = plain_play(board, move.target, move.tile, TOES)  # type: ignore[arg-type]
+            board = plain_play(board, move, TOES)
         elif seat != view.seat:
             fits = playable_mask(board, ALL_TILES)
             forbidden[seat] = fits if type(move) is Draw else forbidden.get(seat, 0) | fits
@@ -309,13 +309,11 @@ class ChickenFoot(Game):
         return ChickenFootState(new_info, deal.first, masks, stock, board, None, 0, EMPTY_LOG, legal)
 
     def _apply_play(self, state: ChickenFootState, seat: int, move: Play) -> ChickenFootState:
-        tile = move.tile
-        bit = TILE_BIT[tile]
-        held = state.hand_masks[seat] ^ bit
+        held = state.hand_masks[seat] ^ move.bit
         masks = list(state.hand_masks)  # replace_hand, inlined on this hot path
         masks[seat] = held
         masks = tuple(masks)  # type: ignore[assignment]
-        board = plain_play(state.table, move.target, tile, TOES)  # type: ignore[arg-type]
+        board = plain_play(state.table, move, TOES)  # type: ignore[arg-type]
         log = ((seat, move), state.log)
         info = state.info
         if not held:

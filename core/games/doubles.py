@@ -208,14 +208,10 @@ def known_misses(view: DoublesView) -> dict[int, int]:
     unlocked = 0
     for seat, move in view.history:
         if type(move) is Play:
-            tile = move.tile
             # DB-3: the first play is the centre double; DB-5: later doubles keep three free sides.
-            if board is None:
-                board = plain_start(tile, CENTRE_SIDES)
-            else:
-                board = plain_play(board, move.target, tile, SPINNER_SIDES)  # type: ignore[arg-type]
-            if tile[0] == tile[1]:
-                unlocked |= 1 << tile[0]  # DB-6
+            board = plain_start(move.tile, CENTRE_SIDES) if board is None else plain_play(board, move, SPINNER_SIDES)
+            if move.low == move.high:
+                unlocked |= 1 << move.low  # DB-6
         elif seat != view.seat and board is not None:
             fits = FITS[unlocked]
             lines = board[1]
@@ -296,21 +292,19 @@ class Doubles(Game):
             move = legal[legal.index(move)]
         if type(move) is Play:
             # The play, with `legal_for` inlined: plays are most of the moves of a match.
-            tile = move.tile
-            target = move.target
             masks = list(hand_masks)  # replace_hand, inlined
-            held = masks[seat] ^ TILE_BIT[tile]
+            held = masks[seat] ^ move.bit
             masks[seat] = held
             masks = tuple(masks)  # type: ignore[assignment]
-            if target is None:
+            if move.target is None:
                 # DB-3, DB-5: the opening double in the centre, four free sides; DB-6: its number
                 # is unlocked.
-                board = plain_start(tile, CENTRE_SIDES)
-                unlocked = 1 << tile[0]
+                board = plain_start(move.tile, CENTRE_SIDES)
+                unlocked = 1 << move.low
             else:
-                board = plain_play(board, target, tile, SPINNER_SIDES)  # type: ignore[arg-type]
-                if tile[0] == tile[1]:
-                    unlocked |= 1 << tile[0]  # DB-6: unlocked everywhere, for everyone
+                board = plain_play(board, move, SPINNER_SIDES)  # type: ignore[arg-type]
+                if move.low == move.high:
+                    unlocked |= 1 << move.low  # DB-6: unlocked everywhere, for everyone
             log = ((seat, move), log)
             if not held:
                 # DB-10: the player went out.

@@ -364,7 +364,7 @@ class Moon(Game):
         seat: int = state.to_move  # type: ignore[assignment]
         tile = move.tile
         masks = list(state.hand_masks)  # replace_hand, inlined on this hot path
-        masks[seat] ^= TILE_BIT[tile]
+        masks[seat] ^= move.bit
         masks = tuple(masks)  # type: ignore[assignment]
         trick = (*state.trick, tile)
         table = TABLES[state.trump]  # type: ignore[index]
