@@ -48,6 +48,8 @@ class UndoDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="undo-box"):
+            yield Static(Text(f"{self.asker} asks to undo."), id="undo-question")
+            yield Static(Text(self.detail))
             yield Static("y: agree · n: decline", id="undo-keys")
         yield Footer(compact=True)
 
