@@ -82,7 +82,8 @@ async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int
     elif not door.base_url.startswith("https://"):
         print(
             f"{NAME}: without TLS, invite links and sign-ins cross the network in the clear; "
-            "put it behind a reverse proxy with TLS (README: Playing in a browser)",
+            "put it behind a reverse proxy with TLS (README: Playing in a browser), "
+            "and if players reach this machine by another address, give it with --base-url",
             flush=True,
         )
     print(f"{NAME}: invite links begin with {door.base_url}/join/; Ctrl+C stops the server", flush=True)

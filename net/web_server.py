@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,8 @@ WATCH_INVITES = 1.0  # seconds between looks at the invites file (a revocation e
 PAGE = Path(__file__).resolve().parent / "web_page"
 TEXTUAL_STATIC = Path(textual_serve.__file__).resolve().parent / "static"
 PUBLIC = ("/join/", "/favicon.svg")
+ANY_ADDRESS = ("", "0.0.0.0", "::")
+STATIC_CACHE = "private, max-age=3600"  # the page's scripts, styles and font: only a signed-in browser keeps them
 PAGE_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
@@ -152,7 +155,8 @@ class WebFrontDoor:
             response.headers["X-Content-Type-Options"] = "nosniff"
             response.headers["Referrer-Policy"] = "no-referrer"
             response.headers["X-Frame-Options"] = "DENY"
-            response.headers.setdefault("Cache-Control", "no-store")
+            cache = STATIC_CACHE if request.path.startswith("/static/") and response.status == 200 else "no-store"
+            response.headers.setdefault("Cache-Control", cache)
         return response
 
     def _notice(self, status: int, title: str, advice: str, go_to: str | None = None) -> web.Response:
@@ -220,6 +224,8 @@ class WebFrontDoor:
             await self._runner.cleanup()
             raise
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        if host in ANY_ADDRESS:
+            host = socket.gethostname()  # links to 0.0.0.0 would lead nowhere: this machine's name is a better guess
         shown = f"[{host}]" if ":" in host else host
         self.base_url = base_url or f"http://{shown}:{self.port}"
         self.gate.open(self.base_url)
