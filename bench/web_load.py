@@ -75,7 +75,7 @@ async def open_session(client: aiohttp.ClientSession, home: Path, base: str, nam
 async def run(sessions: int, seconds: float, speed: str, every: float, stall: float) -> dict[str, object]:
     home = Path(tempfile.mkdtemp(prefix="dm-webload-"))
     server, found = start_server(
-        home, ["serve-web", "--port", "0", "--max-sessions", str(sessions)], r"serving on (http://[^;]+);"
+        home, ["serve-web", "--port", "0", "--max-sessions", str(sessions)], r"serving on (http://\S+)"
     )
     base = found.group(1)
     clients = [aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in range(sessions)]

@@ -35,6 +35,11 @@ def add_parser(commands: Any) -> None:
     serve.set_defaults(run=run)
 
 
+def say(first: str, *more: str) -> None:
+    """A note at start, in lines that fit 80 columns."""
+    print(f"{NAME}: {first}", *(f"  {line}" for line in more), sep="\n", flush=True)
+
+
 def run(args: argparse.Namespace) -> int:
     from net.web_auth import check_base_url
 
@@ -72,21 +77,20 @@ async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int
     loop = asyncio.get_running_loop()
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, lambda: loop.create_task(door.close()))
-    print(f"{NAME}: serving on http://{host}:{door.port}; invite players with `{PROG} web-invite NAME`", flush=True)
+    say(f"serving on http://{host}:{door.port} (Ctrl+C stops it)")
+    say(f"invite players with `{PROG} web-invite NAME`", f"their links begin with {door.base_url}/join/")
     if base_url is None and host.startswith(LOOPBACK):
-        print(
-            f"{NAME}: only this machine can reach it; to let friends in from elsewhere, put it behind a reverse "
-            "proxy with TLS (README: Playing in a browser) and give the proxy's address with --base-url",
-            flush=True,
+        say(
+            "this machine alone can reach it; to open it to friends,",
+            "put it behind a reverse proxy with TLS and give its address with --base-url",
+            "(README: Playing in a browser)",
         )
     elif not door.base_url.startswith("https://"):
-        print(
-            f"{NAME}: without TLS, invite links and sign-ins cross the network in the clear; "
-            "put it behind a reverse proxy with TLS (README: Playing in a browser), "
-            "and if players reach this machine by another address, give it with --base-url",
-            flush=True,
+        say(
+            "without TLS, links and sign-ins travel in the clear:",
+            "put it behind a reverse proxy with TLS and give its address with --base-url",
+            "(README: Playing in a browser)",
         )
-    print(f"{NAME}: invite links begin with {door.base_url}/join/; Ctrl+C stops the server", flush=True)
     try:
         await door.serve_forever()
     finally:

@@ -84,10 +84,13 @@ def test_serve_web_says_where_it_is_how_to_open_it_up_and_stops_on_sigterm(home)
     )
     try:
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(3)]
-        port = re.search(r"serving on http://127\.0\.0\.1:(\d+);", lines[0]).group(1)
-        assert "reverse proxy with TLS" in lines[1] and "--base-url" in lines[1]
-        assert f"invite links begin with http://127.0.0.1:{port}/join/" in lines[2]
+        lines = [process.stdout.readline() for _ in range(5)]
+        port = re.fullmatch(
+            r"dominoes serve-web: serving on http://127\.0\.0\.1:(\d+) \(Ctrl\+C stops it\)\n", lines[0]
+        )[1]
+        assert "web-invite NAME" in lines[1] and lines[2] == f"  their links begin with http://127.0.0.1:{port}/join/\n"
+        assert "this machine alone can reach it" in lines[3] and "reverse proxy with TLS" in lines[4]
+        assert all(len(line) <= 81 for line in lines)  # each fits an 80-column terminal
         assert InviteBook(home).base_url() == f"http://127.0.0.1:{port}"  # web-invite's links will match
         process.send_signal(signal.SIGTERM)
         assert process.wait(TIMEOUT) == 0
