@@ -79,12 +79,8 @@ class WebServer:
         return line
 
 
-@pytest.fixture
-def server(request: pytest.FixtureRequest) -> Iterator[WebServer]:
-    """`dominoes serve-web` on a free port, with a data directory of its own; a test may add
-    options with `@pytest.mark.parametrize("server", [[OPTIONS]], indirect=True)`."""
-    home = Path(tempfile.mkdtemp(prefix="dm-web-"))
-    options = getattr(request, "param", [])
+def start_web_server(home: Path, options: list[str]) -> WebServer:
+    """`dominoes serve-web --port 0 OPTIONS...` with `home` as its data directory, once it is up."""
     process = subprocess.Popen(
         [sys.executable, "-m", "cli", "serve-web", "--port", "0", *options],
         env={**os.environ, "DOMINOES_HOME": str(home)},
@@ -93,19 +89,34 @@ def server(request: pytest.FixtureRequest) -> Iterator[WebServer]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+    assert process.stdout is not None
+    first = process.stdout.readline()  # blocks until the server says where it is (or dies)
+    found = re.search(r"serving on (http://127\.0\.0\.1:\d+)", first)
+    if found is None:
+        process.kill()
+        raise AssertionError(f"serve-web did not start: {first!r}")
+    return WebServer(home, process, found.group(1))
+
+
+@pytest.fixture
+def server(request: pytest.FixtureRequest) -> Iterator[WebServer]:
+    """`dominoes serve-web` on a free port, with a data directory of its own; a test may add
+    options with `@pytest.mark.parametrize("server", [[OPTIONS]], indirect=True)`."""
+    home = Path(tempfile.mkdtemp(prefix="dm-web-"))
     try:
-        assert process.stdout is not None
-        first = process.stdout.readline()  # blocks until the server says where it is (or dies)
-        found = re.search(r"serving on (http://127\.0\.0\.1:\d+)", first)
-        assert found, f"serve-web did not start: {first!r}"
-        yield WebServer(home, process, found.group(1))
+        started = start_web_server(home, getattr(request, "param", []))
+    except AssertionError:
+        shutil.rmtree(home, ignore_errors=True)
+        raise
+    try:
+        yield started
     finally:
-        process.terminate()
+        started.process.terminate()
         try:
-            process.wait(START_TIMEOUT)
+            started.process.wait(START_TIMEOUT)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            started.process.kill()
+            started.process.wait()
         close_tables(home / "tables")
         shutil.rmtree(home, ignore_errors=True)
 

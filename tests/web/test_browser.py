@@ -37,10 +37,11 @@ def click_on(page: Page, words: str) -> None:
 
 
 def hand(text: str, name: str) -> list[str]:
-    """The tiles in the hand box titled "NAME's tiles" on a screen."""
+    """The tiles in the hand box titled "NAME's tiles" on a screen (none if it is not there). A
+    screen may be read halfway through a frame: wait for what a whole frame shows."""
     lines = text.split("\n")
-    title = next(i for i, line in enumerate(lines) if f"{name}'s tiles" in line)
-    return TILE.findall(lines[title + 1])
+    title = next((i for i, line in enumerate(lines) if f"{name}'s tiles" in line), len(lines))
+    return TILE.findall(lines[title + 1]) if title + 1 < len(lines) else []
 
 
 def sign_in(page: Page, server: WebServer, name: str) -> None:
@@ -125,16 +126,13 @@ def test_a_doubles_match_against_a_bot_where_a_tile_is_played_with_the_keyboard(
     page = new_browser()
     sign_in(page, server, "Ann")
     open_doubles_table(page, "bot", seed=SEED_WHERE_ANN_OPENS)
-    table = wait_for_screen(page, "Ann's tiles")
-    wait_for_screen(page, "your turn, Ann")
-    tiles = hand(table, "Ann")
-    assert len(tiles) == 8 and "[6|6]" in tiles
+    table = wait_until(page, lambda text: "your turn, Ann" in text and len(hand(text, "Ann")) == 8, "Ann's hand")
+    assert "[6|6]" in hand(table, "Ann")
     page.keyboard.press("Enter")  # Ann's only play: the 6-6 in the centre
     played = wait_until(
-        page, lambda text: "Ann 7" in text and "[6|6]" not in hand(text, "Ann"), "the 6-6 leaving Ann's hand"
+        page, lambda text: "centre [6|6]" in text and len(hand(text, "Ann")) == 7, "the 6-6 in the centre"
     )
-    assert len(hand(played, "Ann")) == 7
-    assert "centre [6|6]" in played
+    assert "[6|6]" not in hand(played, "Ann") and "Ann 7" in played
     wait_for_screen(page, "Ann opened the round with the 6-6")
 
 
@@ -146,8 +144,8 @@ def test_two_browsers_at_one_table_each_see_only_their_own_hand(server, new_brow
     wait_for_screen(ann, "Ann's tiles")
     wait_for_screen(ben, "Doubles")  # the lobby lists Ann's table
     ben.keyboard.press("Enter")
-    ben_screen = wait_for_screen(ben, "Ben's tiles")
-    ann_screen = wait_for_screen(ann, "Ben")
+    ben_screen = wait_until(ben, lambda text: len(hand(text, "Ben")) >= 7, "Ben's hand")
+    ann_screen = wait_until(ann, lambda text: "Ben" in text and len(hand(text, "Ann")) >= 7, "Ben at Ann's table")
 
     ann_tiles, ben_tiles = hand(ann_screen, "Ann"), hand(ben_screen, "Ben")
     assert len(ann_tiles) >= 7 and len(ben_tiles) >= 7
@@ -165,7 +163,7 @@ def test_a_reload_or_a_lost_connection_comes_back_to_the_same_seat(server, new_b
     open_doubles_table(page, "bot", seed=SEED_WHERE_ANN_OPENS)
     wait_for_screen(page, "your turn, Ann")
     page.keyboard.press("Enter")
-    seated = wait_until(page, lambda text: "[6|6]" not in hand(text, "Ann"), "Ann's first play")
+    seated = wait_until(page, lambda text: len(hand(text, "Ann")) == 7, "Ann's first play")
     tiles = hand(seated, "Ann")
 
     def back_at_the_table() -> None:
