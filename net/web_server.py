@@ -66,7 +66,7 @@ def same_origin(request: web.Request) -> bool:
     origin = request.headers.get("Origin")
     if origin is None:
         return True
-    host = request.headers.get("X-Forwarded-Host") or request.host
+    host = request.headers.get("X-Forwarded-Host", "").split(",")[0] or request.host
     return urlsplit(origin).netloc.lower() == host.strip().lower()
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Coroutine
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -60,6 +61,7 @@ class BrowserSession:
         self._may_read = asyncio.Event()
         self._may_read.set()
         self._ending = False
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self, size: tuple[int, int]) -> None:
         self.size = size
@@ -97,7 +99,13 @@ class BrowserSession:
         """End the session from the server's side (revoked, server stopping): say why, then close."""
         if not self._ending:
             self._ending = True
-            asyncio.get_running_loop().create_task(self._say_and_close(reason))
+            self._spawn(self._say_and_close(reason))
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run `coroutine` on its own, kept until it is done (a task nobody holds may be collected)."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- browser -> pty --------------------------------------------------------------------------
     async def _read_input(self) -> None:
@@ -125,7 +133,7 @@ class BrowserSession:
                 self.size = size
                 self.child.resize(*size)
         elif kind == "ping" and isinstance(data, str) and len(data) <= MAX_PING:
-            asyncio.get_running_loop().create_task(self._send_text(json.dumps(["pong", data])))
+            self._spawn(self._send_text(json.dumps(["pong", data])))
 
     def _input_full(self, full: bool) -> None:
         if full:
@@ -162,7 +170,7 @@ class BrowserSession:
     def _child_exited(self, code: int) -> None:
         """The lobby ended (the player quit): pass on its last output, then close the socket."""
         self._ending = True
-        asyncio.get_running_loop().create_task(self._close_after_output())
+        self._spawn(self._close_after_output())
 
     async def _close_after_output(self) -> None:
         for _ in range(100):
