@@ -134,6 +134,10 @@ def close_tables(directory: Path) -> None:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
+    """The system's Chromium, headless, with a fresh profile of its own (Playwright's launch makes a
+    new user-data-dir for each browser and removes it after)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        raise AssertionError(f"the browser tests need the system's Chromium at {CHROMIUM}: apt-get install chromium")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
