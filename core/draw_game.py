@@ -3,7 +3,7 @@
 Their turn machinery looks alike but is not the same: the openings differ, which ends may be played
 differ (Chicken Foot's feet, Doubles' locked numbers), and so do the states and the scoring. Each
 game therefore keeps its own hot path; what is truly common lives here: checking a dealt set
-and the words for seats, draws and passes (determinization's helpers are in `core.determinize`).
+and the words for seats and draws (determinization's helpers are in `core.determinize`).
 """
 
 from __future__ import annotations
@@ -27,11 +27,7 @@ def draw_words(who: str, tile: Tile, shown: bool, fits: bool) -> str:
     """A draw in the move log. Only the player who drew may see the tile (`shown`); whether it
     fitted is public, since a tile that does not fit ends the turn at once."""
     drew = f"{who} drew the {tile}" if shown else f"{who} drew a tile"
-    return drew if fits else f"{drew} and passed (it fits nowhere)"
-
-
-def pass_words(who: str) -> str:
-    return f"{who} could not play or draw, and passed"
+    return drew if fits else f"{drew} and passed"
 
 
 def seat_name(names: tuple[str, ...] | None, seat: int) -> str:

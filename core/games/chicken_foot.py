@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import draw_words, misdealt, pass_words, seat_name
+from core.draw_game import draw_words, misdealt, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
@@ -504,7 +504,7 @@ class ChickenFoot(Game):
             fits = bool(playable_mask(state.board, TILE_BIT[tile]))  # type: ignore[arg-type]
             return draw_words(who, tile, viewer == state.to_move, fits)
         if type(move) is Pass:
-            return pass_words(who)
+            return f"{who} passed"
         return f"{who}: {move}"
 
     # -- what a seat may see -----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import draw_words, misdealt, pass_words, seat_name
+from core.draw_game import draw_words, misdealt, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
@@ -546,7 +546,7 @@ class Doubles(Game):
             fits = type(legal_for(state.board, TILE_BIT[tile], FITS[state.unlocked], 0)[0]) is Play
             return draw_words(who, tile, viewer == state.to_move, fits)
         if type(move) is Pass:
-            return pass_words(who)
+            return f"{who} passed"
         return f"{who}: {move}"
 
     # -- what a seat may see -----------------------------------------------------------------------

@@ -366,10 +366,10 @@ def test_places_have_one_name_each_and_the_log_tells_the_drawer_the_tile():
         "toe 1 of the 1-1", "toe 2 of the 1-1", "toe 3 of the 1-1",
     ]  # fmt: skip
     assert CF.place(board, 6).short == "toe 2"
-    assert CF.describe_move(state, DRAW, ("Ana", "Bo")) == "Bo drew a tile and passed (it fits nowhere)"
-    assert CF.describe_move(state, DRAW, ("Ana", "Bo"), viewer=1) == "Bo drew the 0-4 and passed (it fits nowhere)"
-    assert CF.describe_move(state, DRAW, ("Ana", "Bo"), viewer=0) == "Bo drew a tile and passed (it fits nowhere)"
-    assert CF.describe_move(state, PASS, ("Ana", "Bo")) == "Bo could not play or draw, and passed"
+    assert CF.describe_move(state, DRAW, ("Ana", "Bo")) == "Bo drew a tile and passed"
+    assert CF.describe_move(state, DRAW, ("Ana", "Bo"), viewer=1) == "Bo drew the 0-4 and passed"
+    assert CF.describe_move(state, DRAW, ("Ana", "Bo"), viewer=0) == "Bo drew a tile and passed"
+    assert CF.describe_move(state, PASS, ("Ana", "Bo")) == "Bo passed"
     fits = position(2, {0: "1-2", 1: "0-0"}, plays, to_move=1, stock="1-4 0-5 0-6")
     assert CF.describe_move(fits, DRAW, ("Ana", "Bo"), viewer=1) == "Bo drew the 1-4"
 

@@ -549,8 +549,8 @@ def test_describe_moves_in_plain_words():
         == "Bo played 3-3 on arm 2 of the centre 6-6, unlocking threes"
     )
     assert DB.describe_move(state, Play(tile("3-3"), 40), names) == "Bo played 3-3"
-    assert DB.describe_move(state, DRAW, names) == "Bo drew a tile and passed (it fits nowhere)"
+    assert DB.describe_move(state, DRAW, names) == "Bo drew a tile and passed"
     # Only the player who drew is told the tile.
     drawn = state.stock[0]
-    assert DB.describe_move(state, DRAW, names, viewer=1) == f"Bo drew the {drawn} and passed (it fits nowhere)"
-    assert DB.describe_move(state, PASS) == "Seat 2 could not play or draw, and passed"
+    assert DB.describe_move(state, DRAW, names, viewer=1) == f"Bo drew the {drawn} and passed"
+    assert DB.describe_move(state, PASS) == "Seat 2 passed"
