@@ -17,7 +17,7 @@ ends left out of view are counted on the border ("▼ 3 more ends below").
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 from textual import events
@@ -112,13 +112,18 @@ class BoardTree(Tree[int]):
         self.rows: list[Row] = []
         self._line_nodes: dict[int, TreeNode[int]] = {}  # every line, folded ones to their fold's node
         self._labels: list[LineLabel] = []
-        self._built_for: tuple[object, ...] = ()  # the board and width the nodes were built for
+        self._row_of: dict[int, int] = {}  # line id -> its row's index
+        self._siblings: dict[int, list[int]] = {}  # parent line -> the indices of its rows
+        self._budgets: list[int] = []  # cells for each row's label
+        self._short: dict[int, bool] = {}  # parent line -> its rows' names are short
+        self._built_for: tuple[object, ...] = ()  # the board and size the nodes were built for
+        self._told: tuple[object, ...] = ()  # what the borders say now
 
     # -- showing a board -----------------------------------------------------------------------------
     def show(self, board: Layout | None, marks: Marks, place: PlaceNamer | None = None, empty_words: str = "") -> None:
         """Show `board` with `marks`, scrolled to what matters now (see the module's docstring)."""
         self.board = board
-        self.marks = marks
+        previous, self.marks = self.marks, marks
         if place is not None:
             self.place = place
         self.empty_words = empty_words
@@ -132,57 +137,72 @@ class BoardTree(Tree[int]):
             self.root.expand()
             self._announce()
             return
-        built = self._built_for
-        if not built or built[0] is not board or built[1:] != (width, self.place):
+        size = (width, self.content_region.height, self.place)
+        if not self._built_for or self._built_for[0] is not board or self._built_for[1:] != size:
             self._rebuild(board, width)
-        else:
-            self._relabel(board, width)
+        elif (marks.last_line, marks.locked, marks.foot_size) != (
+            previous.last_line,
+            previous.locked,
+            previous.foot_size,
+        ):
+            self._relabel({index: self._describe(board, row) for index, row in enumerate(self.rows)})
+        else:  # only the picked tile changed: the same lines, other ends to mark "play here"
+            moved = set(previous.targets).symmetric_difference(marks.targets)
+            rows = {self._row_of[line] for line in moved if line in self._row_of}
+            self._relabel(
+                {index: replace(self._labels[index], target=not self._labels[index].target) for index in rows}
+            )
         self._follow()
 
     def _rebuild(self, board: Layout, width: int) -> None:
         cursor = self.cursor_node.data if self.cursor_node is not None else None
         self.clear()
-        self.rows = rows_of(board)
-        self._labels = [self._describe(board, row) for row in self.rows]
-        texts = self._fitted(range(len(self.rows)), width)
+        self.rows = rows = rows_of(board)
+        self._labels = [self._describe(board, row) for row in rows]
+        self._row_of = {line: index for index, row in enumerate(rows) for line in row.lines}
+        self._siblings = {}
+        for index, row in enumerate(rows):
+            self._siblings.setdefault(row.parent, []).append(index)
+        # A row's label has the width less the guides of its depth, and less a scrollbar's column
+        # when the rows will not all fit.
+        usable = max(width, 20) - (1 if len(rows) > self.content_region.height else 0)
+        self._budgets = [max(8, usable - (row.depth - 1) * GUIDE_DEPTH) for row in rows]
+        self._short = {parent: self._needs_short(parent) for parent in self._siblings}
         self._line_nodes = {CENTRE: self.root}
         parents: list[TreeNode[int]] = [self.root]
-        for row, text in zip(self.rows, texts, strict=True):
+        for index, row in enumerate(rows):
             del parents[row.depth :]
-            node = parents[-1].add(text, data=row.lines[0], expand=True, allow_expand=False)
+            node = parents[-1].add(self._fitted(index), data=row.lines[0], expand=True, allow_expand=False)
             parents.append(node)
             for line_id in row.lines:
                 self._line_nodes[line_id] = node
         self.root.expand()
-        self._built_for = (board, width, self.place)
+        self._built_for = (board, width, self.content_region.height, self.place)
         node = self._line_nodes.get(cursor) if cursor is not None else None
         if node is not None:
             self.cursor_line = self._line_of(node)
 
-    def _relabel(self, board: Layout, width: int) -> None:
-        """The same board: only the labels whose marks changed are drawn again (with their
-        siblings, whose names shorten together)."""
-        changed = set()
-        for index, row in enumerate(self.rows):
-            label = self._describe(board, row)
-            if label != self._labels[index]:
-                self._labels[index] = label
-                changed.add(row.parent)
-        indices = [index for index, row in enumerate(self.rows) if row.parent in changed]
-        for index, text in zip(indices, self._fitted(indices, width), strict=True):
-            self._line_nodes[self.rows[index].lines[0]].set_label(text)
+    def _relabel(self, labels: dict[int, LineLabel]) -> None:
+        """The same lines with new marks: only the labels that changed are drawn again, and their
+        siblings when the kind of name they share changes."""
+        changed = {index: label for index, label in labels.items() if label != self._labels[index]}
+        redraw = set(changed)
+        for index, label in changed.items():
+            self._labels[index] = label
+        for parent in {self.rows[index].parent for index in changed}:
+            short = self._needs_short(parent)
+            if short != self._short[parent]:
+                self._short[parent] = short
+                redraw.update(self._siblings[parent])
+        for index in redraw:
+            self._line_nodes[self.rows[index].lines[0]].set_label(self._fitted(index))
 
-    def _fitted(self, indices: Collection[int], width: int) -> list[Text]:
-        """The labels of these rows fitted to their width: the width less the guides of the row's
-        depth and a scrollbar's column when the rows will not all fit. Siblings keep names of one
-        kind: if one must drop its double ("toe 2"), they all do."""
-        scrollbar = 1 if len(self.rows) > self.content_region.height else 0
-        usable = max(width, 20) - scrollbar
-        rows, labels = self.rows, self._labels
-        budgets = [max(8, usable - (row.depth - 1) * GUIDE_DEPTH) for row in rows]
-        pairs = zip(rows, labels, budgets, strict=True)
-        short = {row.parent for row, label, room in pairs if needs_short_name(label, room)}
-        return [fit(labels[index], budgets[index], rows[index].parent in short) for index in indices]
+    def _needs_short(self, parent: int) -> bool:
+        """Siblings keep names of one kind: if one must drop its double ("toe 2"), they all do."""
+        return any(needs_short_name(self._labels[index], self._budgets[index]) for index in self._siblings[parent])
+
+    def _fitted(self, index: int) -> Text:
+        return fit(self._labels[index], self._budgets[index], self._short[self.rows[index].parent])
 
     def _describe(self, board: Layout, row: Row) -> LineLabel:
         marks = self.marks
@@ -274,11 +294,8 @@ class BoardTree(Tree[int]):
         """The centre double in the border's title, and the open ends out of view counted on the
         borders, above and below."""
         board = self.board
-        title = Text("Board")
-        subtitle = ""
+        counts = (0, 0, 0, 0)
         if board is not None:
-            title.append(" centre ")
-            title.append_text(domino(board.centre[0], board.centre[1], "bold"))
             top, height = round(self.scroll_y), self.scrollable_content_region.height
             above = below = fits_above = fits_below = 0
             for line_id in board.ends:
@@ -291,12 +308,20 @@ class BoardTree(Tree[int]):
                     above, fits_above = above + 1, fits_above + fits
                 elif row >= top + height:
                     below, fits_below = below + 1, fits_below + fits
-            if above:
-                title.append(f" ▲ {_ends(above, fits_above)} above")
-            if below:
-                subtitle = f"▼ {_ends(below, fits_below)} below"
+            counts = (above, fits_above, below, fits_below)
+        told = (board.centre if board is not None else None, counts)
+        if told == self._told:
+            return  # setting a border's text redraws the whole widget: only when it changes
+        self._told = told
+        title = Text("Board")
+        if board is not None:
+            title.append(" centre ")
+            title.append_text(domino(board.centre[0], board.centre[1], "bold"))
+        above, fits_above, below, fits_below = counts
+        if above:
+            title.append(f" ▲ {_ends(above, fits_above)} above")
         self.border_title = title  # type: ignore[assignment]
-        self.border_subtitle = subtitle
+        self.border_subtitle = f"▼ {_ends(below, fits_below)} below" if below else ""
 
     # -- moving between the ends the tile fits ---------------------------------------------------------
     def next_target(self) -> bool:
