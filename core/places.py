@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from core.layout import CENTRE, Layout
+from core.moves import Play
 
 
 class Place(NamedTuple):
@@ -43,3 +44,22 @@ def place_of(game_name: str, board: Layout, line_id: int) -> Place:
             return Place(centre_word, number, "")
         return Place(centre_word, number, f"the centre {board.centre}")
     return Place(branch_word, number, f"the {board.base_double(line_id)}")
+
+
+class NamedPlaces:
+    """The naming methods of a draw game (mixed into its `Game`), for the interface and hints."""
+
+    name: str  # the game's name, a key of WORDS
+
+    def place(self, board: Layout, line_id: int) -> Place:
+        """The place of a line: "train 2", "toe 1 of the 5-5", "arm 2 of the 3-3"."""
+        return place_of(self.name, board, line_id)
+
+    def line_name(self, board: Layout, line_id: int) -> str:
+        return str(self.place(board, line_id))
+
+    def can_play(self, board: Layout, plays: list[Play]) -> str:
+        """Why a player who can play may not draw or pass: "you can play the 1-9 on train 2" (the
+        one play), or "you can play a tile (the 1-9 on train 2, for one)"."""
+        example = f"the {plays[0].tile} on {self.line_name(board, plays[0].target)}"  # type: ignore[arg-type]
+        return f"you can play {example}" if len(plays) == 1 else f"you can play a tile ({example}, for one)"

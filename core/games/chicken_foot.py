@@ -21,7 +21,7 @@ from core.hands import replace_hand
 from core.layout import CENTRE, Layout
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play
 from core.options import Options, OptionSpec
-from core.places import Place, place_of
+from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
 from core.state_info import hands_property, info_properties
 from core.tiles import CARRYING, DOUBLE_NINE, TILE_BIT, Tile, mask_of, pip_total, tiles_in
@@ -208,7 +208,7 @@ def playable_mask(board: Layout, held: int) -> int:
     return held & fits
 
 
-class ChickenFoot(Game):
+class ChickenFoot(NamedPlaces, Game):
     name = "chicken-foot"
     title = "Chicken Foot"
     rule_prefix = "CF"
@@ -414,11 +414,11 @@ class ChickenFoot(Game):
             return IllegalMove("CF-9", f"you drew the {state.drawn} and it can be played, so you must play it now")
         if type(move) is Draw:
             if plays:
-                return IllegalMove(self._must_play_rule(board), f"{self._can_play(board, plays)}, so you may not draw")
+                return IllegalMove(self._must_play_rule(board), f"{self.can_play(board, plays)}, so you may not draw")
             return IllegalMove("CF-13", "the last tiles of the chicken yard are never drawn, so you must pass")
         if type(move) is Pass:
             if plays:
-                return IllegalMove(self._must_play_rule(board), f"{self._can_play(board, plays)}, so you may not pass")
+                return IllegalMove(self._must_play_rule(board), f"{self.can_play(board, plays)}, so you may not pass")
             return IllegalMove("CF-9", "you cannot play, so you must draw from the chicken yard")
         tile = move.tile  # type: ignore[attr-defined]
         target = move.target  # type: ignore[attr-defined]
@@ -474,21 +474,7 @@ class ChickenFoot(Game):
         opening = any(board.lines[i].parent == CENTRE for i in board.empty_ends)
         return "CF-7" if opening else "CF-9"
 
-    def _can_play(self, board: Layout, plays: list[Move]) -> str:
-        """ "you can play the 1-9 on train 2" (the one play), or "you can play a tile (the 1-9 on train
-        2, for one)"."""
-        first: Play = plays[0]  # type: ignore[assignment]
-        example = f"the {first.tile} on {self.line_name(board, first.target)}"  # type: ignore[arg-type]
-        return f"you can play {example}" if len(plays) == 1 else f"you can play a tile ({example}, for one)"
-
     # -- words -------------------------------------------------------------------------------------
-    def place(self, board: Layout, line_id: int) -> Place:
-        """The place of a line (`core.places`): "train 2", or "toe 1 of the 5-5"."""
-        return place_of(self.name, board, line_id)
-
-    def line_name(self, board: Layout, line_id: int) -> str:
-        return str(self.place(board, line_id))
-
     def describe_move(
         self, state: ChickenFootState, move: Move, names: tuple[str, ...] | None = None, viewer: int | None = None
     ) -> str:

@@ -23,7 +23,7 @@ from core.hands import replace_hand
 from core.layout import Layout
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play, play
 from core.options import Options, OptionSpec
-from core.places import Place, place_of
+from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
 from core.state_info import hands_property, info_properties
 from core.tiles import CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
@@ -243,7 +243,7 @@ def match_winners(scores: tuple[int, ...], target: int) -> tuple[int, ...]:
     return top if len(top) == 1 else ()  # an exact tie on top plays another round
 
 
-class Doubles(Game):
+class Doubles(NamedPlaces, Game):
     name = "doubles"
     title = "Doubles"
     rule_prefix = "DB"
@@ -452,11 +452,11 @@ class Doubles(Game):
             return IllegalMove("DB-8", f"you drew the {state.drawn} and it can be played, so you must play it now")
         if type(move) is Draw:
             if plays:
-                return IllegalMove("DB-8", f"{self._can_play(board, plays)}, so you may not draw")
+                return IllegalMove("DB-8", f"{self.can_play(board, plays)}, so you may not draw")
             return IllegalMove("DB-9", "the last two tiles of the boneyard are never drawn, so you must pass")
         if type(move) is Pass:
             if plays:
-                return IllegalMove("DB-8", f"{self._can_play(board, plays)}, so you may not pass")
+                return IllegalMove("DB-8", f"{self.can_play(board, plays)}, so you may not pass")
             return IllegalMove("DB-8", "you cannot play, so you must draw from the boneyard")
         tile = move.tile  # type: ignore[attr-defined]
         target = move.target  # type: ignore[attr-defined]
@@ -500,21 +500,7 @@ class Doubles(Game):
         showing = sorted({board.lines[end].open for end in board.ends})  # type: ignore[type-var]
         return IllegalMove("DB-7", f"the {tile} matches no open end: {ends_showing(showing)}")
 
-    def _can_play(self, board: Layout, plays: list[Move]) -> str:
-        """ "you can play the 1-6 on arm 2 of the 6-6" (the one play), or "... a tile (..., for one)"."""
-        first: Play = plays[0]  # type: ignore[assignment]
-        example = f"the {first.tile} on {self.line_name(board, first.target)}"  # type: ignore[arg-type]
-        return f"you can play {example}" if len(plays) == 1 else f"you can play a tile ({example}, for one)"
-
     # -- words -------------------------------------------------------------------------------------
-    def place(self, board: Layout, line_id: int) -> Place:
-        """DB-5: every double is a spinner, and its lines are its arms, counted from 1 ("arm 2 of the
-        3-3", "arm 1 of the centre 6-6")."""
-        return place_of(self.name, board, line_id)
-
-    def line_name(self, board: Layout, line_id: int) -> str:
-        return str(self.place(board, line_id))
-
     def describe_move(
         self, state: DoublesState, move: Move, names: tuple[str, ...] | None = None, viewer: int | None = None
     ) -> str:
