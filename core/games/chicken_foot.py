@@ -497,7 +497,7 @@ class ChickenFoot(NamedPlaces, Game):
     def view(self, state: ChickenFootState, seat: int) -> ChickenFootView:
         info = state.info
         if type(seat) is not int or not 0 <= seat < info.players:
-            raise ValueError(f"there is no seat {seat!r} at a {info.players}-player table")
+            raise ValueError(f"there is no seat {seat!r} at {a_number(info.players)}-player table")
         hands = state.hands
         round_over = (info.chance or info.over) and info.round > 0
         return ChickenFootView(
