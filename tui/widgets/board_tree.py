@@ -1,9 +1,9 @@
 """BoardTree: the layout of a draw game as a Textual `Tree` that follows the action.
 
 The root is the centre double, named in the border's title (the root's own row is not shown, so
-every line has two more cells for its label). Each node is one line of play (a train, a toe, a spinner's arm)
-labelled with its name and its chain of tiles, so a long train stays one readable line; the lines
-that branch from a double closing a line are that node's children. Runs of empty lines that are
+every line has two more cells for its label). Each node is one line of play (a train, a toe, a
+spinner's arm) labelled with its name and its chain of tiles, so a long train stays one readable
+line; the lines that branch from a double closing a line are that node's children. Runs of empty lines that are
 not open ends (the free sides of a spinner after the first, the trains still to start) fold into
 one node. Node data is the line id (a fold's first line; the root's is `CENTRE`), which is also
 the target a `Play` names.
