@@ -209,3 +209,14 @@ def test_places_are_named_as_the_log_names_them():
     line = match.events[-1].target
     place = match.game.line_name(match.state_at(match.cursor - 1).board, line)
     assert f"on {place}" in match.game.describe_move(match.state_at(match.cursor - 1), match.events[-1], match.names)
+
+
+def test_the_hand_sizes_line_fits_eight_players_in_80_columns():
+    from tui.presentation import hand_sizes_line
+
+    names = ("You", *(f"Seat {n}" for n in range(2, 9)))
+    line = hand_sizes_line(names, (5,) * 8, "", 78)
+    assert len(line) <= 78 and line.startswith("Tiles in hand: You 5 · S2 5") and line.endswith("S8 5")
+    assert hand_sizes_line(names[:4], (5,) * 4, "unlocked 5", 78) == (
+        "Tiles in hand: You 5 · Seat 2 5 · Seat 3 5 · Seat 4 5 · unlocked 5"
+    )

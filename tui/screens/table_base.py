@@ -239,7 +239,8 @@ class BaseTableScreen(Screen[None]):
         parts += self.status_notes(names)
         extra = status_extra(self.game_name, view)
         status = self.query_one("#status", Static)
-        hands = hand_sizes_line(table.names, view.hand_sizes, extra, status.content_region.width or self.app.size.width)
+        width = status.content_region.width or self.app.size.width - 2  # before the first layout: the padding
+        hands = hand_sizes_line(table.names, view.hand_sizes, extra, width)
         status.update(f"{' · '.join(parts)}\n{escape(hands)}")
         status.set_class(self.thinking is not None, "thinking")
 
