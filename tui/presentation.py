@@ -118,7 +118,7 @@ def board_kind(game_name: str) -> str:
     return "layout" if game_name in LAYOUT_GAMES else "tricks"
 
 
-def place_namer(game_name: str) -> PlaceNamer:
+def line_namer(game_name: str) -> PlaceNamer:
     """The name of a line on the board: the game's own (`core.places`), the one hints, the log
     and refusals use too."""
     return getattr(get_game(game_name), "place", default_place)

@@ -31,7 +31,7 @@ from tui.presentation import (
     empty_board_words,
     hand_sizes_line,
     hand_tiles,
-    place_namer,
+    line_namer,
     scorepad_extras,
     status_extra,
     status_facts,
@@ -211,7 +211,7 @@ class BaseTableScreen(Screen[None]):
             return
         board = self.query_one(BoardTree)
         words = empty_board_words(name, view, self.table.names)
-        board.show(view.board, board_marks(name, view, legal, selected), place_namer(name), words)
+        board.show(view.board, board_marks(name, view, legal, selected), line_namer(name), words)
 
     def status_notes(self, names: list[str]) -> list[str]:
         """Facts a kind of table adds to the status line after whose turn it is."""
