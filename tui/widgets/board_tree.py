@@ -294,22 +294,17 @@ class BoardTree(Tree[int]):
         """The centre double in the border's title, and the open ends out of view counted on the
         borders, above and below."""
         board = self.board
-        counts = (0, 0, 0, 0)
+        above = below = 0
         if board is not None:
             top, height = round(self.scroll_y), self.scrollable_content_region.height
-            above = below = fits_above = fits_below = 0
             for line_id in board.ends:
                 node = self._line_nodes.get(line_id)
                 if node is None or node is self.root:
                     continue
                 row = self._line_of(node)
-                fits = line_id in self.marks.targets
-                if row < top:
-                    above, fits_above = above + 1, fits_above + fits
-                elif row >= top + height:
-                    below, fits_below = below + 1, fits_below + fits
-            counts = (above, fits_above, below, fits_below)
-        told = (board.centre if board is not None else None, counts)
+                above += row < top
+                below += row >= top + height
+        told = (board.centre if board is not None else None, above, below)
         if told == self._told:
             return  # setting a border's text redraws the whole widget: only when it changes
         self._told = told
@@ -317,11 +312,10 @@ class BoardTree(Tree[int]):
         if board is not None:
             title.append(" centre ")
             title.append_text(domino(board.centre[0], board.centre[1], "bold"))
-        above, fits_above, below, fits_below = counts
         if above:
-            title.append(f" ▲ {_ends(above, fits_above)} above")
+            title.append(f" ▲ {_ends(above)} above")
         self.border_title = title  # type: ignore[assignment]
-        self.border_subtitle = f"▼ {_ends(below, fits_below)} below" if below else ""
+        self.border_subtitle = f"▼ {_ends(below)} below" if below else ""
 
     # -- moving between the ends the tile fits ---------------------------------------------------------
     def next_target(self) -> bool:
@@ -346,6 +340,5 @@ class BoardTree(Tree[int]):
             self.post_message(self.TargetChosen(self, event.node.data))
 
 
-def _ends(count: int, fitting: int) -> str:
-    words = f"{count} more end{'s' if count > 1 else ''}"
-    return f"{words} ({fitting} fit{'s' if fitting == 1 else ''})" if fitting else words
+def _ends(count: int) -> str:
+    return f"{count} more end{'s' if count > 1 else ''}"
