@@ -1,18 +1,20 @@
 """Key press to frame: how long the table takes to answer an arrow key, in a pseudo-terminal.
 
-    python bench/keypress.py            # 30 presses in each situation
-    python bench/keypress.py --presses 60 --board-lines 60
+    .venv/bin/python bench/keypress.py            # 30 presses in each situation
+    .venv/bin/python bench/keypress.py --presses 60 --board-lines 60
 
 `dominoes new chicken-foot` runs in a pseudo-terminal (TERM=xterm-256color, no COLORTERM). The clock
 runs from writing the key (→, which moves the selection in the hand and re-marks the board) to the
 first bytes of the new frame. Four situations: the human's turn with bots at instant speed, while
 an easy bot "thinks" (bots at slow speed, after the human has played), while hard bots search
 (three hard bots at instant speed, each searching for its full budget of about a second), and the
-human's turn at an 8-player table whose board has `--board-lines` lines of play (60 by default).
+human's turn at the same table with a board of `--board-lines` lines of play (60 by default), so
+the two rows differ by the board alone.
 
 No legal round has 60 lines (at most 8 trains and 3 toes under each of 9 doubles: 35), so that
 board is made up: long trains and feet under feet, built by `big_board`, drawn in place of the
-real one (the hand, the keys and the rest of the table are the real match's). It measures what the
+real one (the hand, the keys and the rest of the table are the real match's; the ends where the
+picked tile fits keep their numbers, so they are marked on the made-up board). It measures what the
 board costs to re-mark and scroll when it is larger than any game makes it.
 """
 
@@ -53,7 +55,6 @@ from cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 ARGS = ["new", "chicken-foot", "--players", "4", "--seed", "3", "--bots"]
-BIG_ARGS = ["new", "chicken-foot", "--players", "8", "--seed", "3", "--bots"]
 RIGHT = b"\x1b[C"
 
 
@@ -100,7 +101,7 @@ def press_times(speed: str, bots: str, presses: int, board_lines: int = 0) -> li
         os.environ.pop("COLORTERM", None)
         if board_lines:
             code = BIG_BOARD_CODE.format(bench=str(ROOT / "bench"))
-            os.execv(sys.executable, [sys.executable, "-c", code, str(board_lines), *BIG_ARGS, bots])
+            os.execv(sys.executable, [sys.executable, "-c", code, str(board_lines), *ARGS, bots])
         os.execv(sys.executable, [sys.executable, "-c", CODE, *ARGS, bots])
     times = []
     try:
