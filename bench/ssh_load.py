@@ -125,7 +125,9 @@ async def run(sessions: int, seconds: float, speed: str, every: float, stall: fl
     key_path = home / "client_key"
     key.write_private_key(key_path)
     authorized = home / "authorized_keys"
-    authorized.write_bytes(key.export_public_key())
+    line = key.export_public_key().decode().strip()
+    # A key logs in only as the player its line names: one line per session's player, one key for all.
+    authorized.write_text("".join(f"{line} load{index}\n" for index in range(sessions)))
     server, port = start_server(home, authorized, sessions)
     connections: list[asyncssh.SSHClientConnection] = []
     terminals: list[Terminal] = []

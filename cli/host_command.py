@@ -19,6 +19,7 @@ from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 # must start fast (bench/startup.py).
 
 DEFAULT_PAUSE = 2.0
+DEFAULT_BIND = "127.0.0.1"  # this machine only, unless --bind says otherwise
 
 
 def add_parser(commands: Any) -> None:
@@ -36,13 +37,26 @@ def add_parser(commands: Any) -> None:
         "--seats", help=f"per seat, comma-separated: human or a bot level ({', '.join(BOT_LEVELS)}); default all human"
     )
     host.add_argument("--names", default="", help="player names, comma-separated (a joining player renames a seat)")
+    host.add_argument(
+        "--seat-name",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("SEAT", "NAME"),
+        help="the name of seat SEAT (from 1), for a name with a comma in it (repeatable)",
+    )
     add_option_argument(host)
     host.set_defaults(run=run)
     host.add_argument("--seed", type=int, help="seed of the deals (default: a random one)")
     where = host.add_mutually_exclusive_group()
     where.add_argument("--port", type=int, help="TCP port to listen on (default: a free one, printed)")
     where.add_argument("--socket", metavar="PATH", help="listen on a Unix socket at PATH instead of TCP")
-    host.add_argument("--bind", default="0.0.0.0", metavar="HOST", help="interface to listen on (default: all)")
+    host.add_argument(
+        "--bind",
+        default=DEFAULT_BIND,
+        metavar="HOST",
+        help=f"interface to listen on (default {DEFAULT_BIND}: this machine only; 0.0.0.0: every interface)",
+    )
     host.add_argument(
         "--takeover",
         default="never",
@@ -103,7 +117,7 @@ def plan(args: argparse.Namespace) -> HostPlan:
     store = SaveStore()
     if args.resume_match is not None:
         given = [name for name in ("game", "players", "seats", "seed") if getattr(args, name) is not None]
-        if given or args.names or args.option:
+        if given or args.names or args.seat_name or args.option:
             raise ValueError("--resume takes the game, seats and options from the save; drop the other match arguments")
         loaded = store.load(store.resolve(args.resume_match))
         if loaded.notice:
@@ -153,10 +167,32 @@ def _new_match(args: argparse.Namespace) -> Any:
     if len(names) > players:
         raise ValueError(f"--names gives {len(names)} names for {players} players")
     names += [""] * (players - len(names))
+    for seat_text, name in args.seat_name:
+        seat = int(seat_text) if seat_text.isdigit() and seat_text.isascii() else 0
+        if not 1 <= seat <= players:
+            raise ValueError(f"--seat-name names seat {seat_text}, and the seats are 1 to {players}")
+        names[seat - 1] = name
     names = [name or f"Seat {index + 1}" for index, name in enumerate(names)]  # "You" means no one here
     options = game.parse_options(players, parse_option_pairs(args.option))
     settings = build_settings(game.name, players, kinds, names, options, args.seed)
     return settings.new_match()
+
+
+def reach(address: Any) -> str:
+    """Who can join at `address`, said at start so the host knows what they opened."""
+    import ipaddress
+
+    if address.is_unix:
+        return "a Unix socket, this machine only"
+    try:
+        loopback = ipaddress.ip_address(address.host).is_loopback
+    except ValueError:
+        loopback = address.host == "localhost"
+    if loopback:
+        return f"{address.host}, this machine only (--bind 0.0.0.0 opens it to others)"
+    if address.host in ("0.0.0.0", "::", ""):
+        return f"every interface ({address.host}): anyone who can reach this machine can join"
+    return f"{address.host}: anyone who can reach that address can join"
 
 
 def join_address(address: Any) -> str:
@@ -197,8 +233,11 @@ async def _serve(host_plan: HostPlan) -> int:
     import asyncio
 
     from core import get_game
+    from net.paths import data_dir
+    from net.seat_keys import server_keys_path
     from net.server import TableServer
     from net.tables import write_seat_status
+    from saves.os_errors import is_disk_error, os_error_text
 
     match = host_plan.match
     status = host_plan.status
@@ -208,10 +247,11 @@ async def _serve(host_plan: HostPlan) -> int:
             try:
                 write_seat_status(status, names, labels)
             except OSError as error:
-                _say(f"could not write the seat status to {status}: {error.strerror or error}")
+                _say(f"could not write the seat status to {status}: {os_error_text(error)}")
 
     server = TableServer(
         match,
+        keys_path=server_keys_path(data_dir(), host_plan.autosave.match_id),
         autosave=host_plan.autosave,
         takeover_after=host_plan.takeover,
         bot_budget=host_plan.budget,
@@ -224,11 +264,16 @@ async def _serve(host_plan: HostPlan) -> int:
     try:
         await server.start(host_plan.address)
     except OSError as error:
-        print(f"{PROG} host: cannot listen at {host_plan.address}: {error.strerror or error}", file=sys.stderr)
+        if is_disk_error(error):
+            what = f"cannot make the table's socket at {host_plan.address}: {os_error_text(error)}"
+        else:
+            what = f"cannot listen at {host_plan.address}: {os_error_text(error)}"
+        print(f"{PROG} host: {what}", file=sys.stderr)
         return 1
     where = join_address(server.address)
     match_id = host_plan.autosave.match_id
     _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
+    _say(f"listening on {reach(server.address)}")
     _say(f"join with: {PROG} join {where} --name NAME")
     _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
     try:

@@ -2,7 +2,9 @@
 
 The address and the name are checked first (a bad one: one line, exit status 2); then the table is
 joined before the interface starts, so an unreachable or full table is one line and exit status 1,
-and the interface runs on the connection's event loop.
+and the interface runs on the connection's event loop. The seat's key, from the table's welcome, is
+kept in the player's data directory (per table and name, readable by the player only) and presented
+when they join again: it alone takes the seat back. An interface that ends with an error exits 1.
 """
 
 from __future__ import annotations
@@ -25,13 +27,15 @@ def add_parser(commands: Any) -> None:
     join.add_argument("address", help="HOST:PORT, or the path of a Unix socket")
     join.add_argument("--name", required=True, help="your name at the table (up to 20 characters)")
     join.add_argument("--seat", type=int, metavar="N", help="the seat to take, from 1 (default: the first free)")
+    # The lobby runs `join` in its terminal and shows why it failed: the one line goes to this file too.
+    join.add_argument("--report", metavar="FILE", help=argparse.SUPPRESS)
     join.set_defaults(run=run)
 
 
 def join_arguments(args: argparse.Namespace) -> tuple[Any, str, int | None]:
     """The address, name and seat (from 0) to join with; UsageError (one line) for a bad one."""
+    from core.seats import check_name
     from net.address import parse_address
-    from net.messages import check_name
 
     try:
         address = parse_address(args.address)
@@ -43,30 +47,70 @@ def join_arguments(args: argparse.Namespace) -> tuple[Any, str, int | None]:
     return address, name, None if args.seat is None else args.seat - 1
 
 
+class InterfaceFailed(Exception):
+    """The interface at the table stopped with an error (Textual has printed its traceback)."""
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
     address, name, seat = join_arguments(args)
     try:
         return asyncio.run(join_and_play(address, name, seat))
-    except (ConnectionError, OSError) as error:
+    except (ConnectionError, OSError, InterfaceFailed) as error:
         print(f"{PROG} join: {error}", file=sys.stderr)
+        if args.report:
+            _report(args.report, str(error))
         return 1
 
 
-async def join_and_play(address: Any, name: str, seat: int | None) -> int:
-    """Join the table, then run the interface on it until the player leaves or the app quits."""
-    from net.client import TableClient
-    from net.protocol import ProtocolError
+def _report(path: str, reason: str) -> None:
+    import contextlib
+    import os
 
+    with contextlib.suppress(OSError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(reason[:500])
+
+
+def table_key(address: Any) -> str:
+    """The table an address names, as the kept keys are filed: a socket by its absolute path."""
+    import os
+
+    return os.path.abspath(address.path) if address.is_unix else str(address)
+
+
+async def join_and_play(address: Any, name: str, seat: int | None) -> int:
+    """Join the table (with the seat's key if one is kept for it), keep the key the table gives,
+    then run the interface on it until the player leaves or the app quits."""
+    from net.client import TableClient
+    from net.paths import data_dir
+    from net.protocol import ProtocolError
+    from net.seat_keys import CLIENT_DIRECTORY, TokenStore
+    from saves.os_errors import os_error_text
+
+    tokens = TokenStore(data_dir() / CLIENT_DIRECTORY)
+    table = table_key(address)
     try:
-        client = await TableClient.connect(address, name, seat)
+        client = await TableClient.connect(address, name, seat, token=tokens.get(table, name))
     except ProtocolError as error:
         raise ConnectionError(f"the table at {address} did not speak the protocol: {error.reason}") from None
+    warning = None
+    if client.token is not None:
+        try:
+            tokens.put(table, name, client.token, client.match_id)
+        except OSError as error:
+            kept = os_error_text(error)
+            warning = f"Your seat's key could not be kept ({kept}): if you leave, the seat may not be yours again."
     from tui.app import DominoesApp
 
+    app = DominoesApp(remote=client, notice=warning)
     try:
-        await DominoesApp(remote=client).run_async()
+        await app.run_async()
     finally:
         await client.close()
+    if app.return_code:
+        error = getattr(app, "_exception", None)
+        raise InterfaceFailed(f"the interface stopped with an error ({type(error).__name__}: {error})")
     return 0

@@ -13,6 +13,7 @@ from cli import (
     host_command,
     join_command,
     play_commands,
+    review_command,
     saves_command,
     simulate_command,
     ssh_commands,
@@ -23,6 +24,7 @@ from cli.usage import PROG, ArgumentParser, UsageError
 # Every command module: `add_parser(commands)` adds its parser(s), `run(args)` runs it.
 COMMANDS = (
     saves_command,
+    review_command,
     simulate_command,
     tournament_command,
     play_commands,

@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
     actions = saves.add_subparsers(dest="saves_command", metavar="ACTION")
     for action, text in (
         ("show", "print a match's move log, round by round"),
-        ("delete", "delete a match and its backup"),
+        ("delete", "delete a match, its backup and its review"),
     ):
         command = actions.add_parser(action, help=text, description=text[0].upper() + text[1:] + ".")
         command.add_argument("match", metavar="MATCH", help="a match id, or the start of one")

@@ -13,6 +13,7 @@ from cli.saves_command import open_save_dir, save_simulated
 from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
+from core.words import plural
 from saves.errors import SaveError
 
 
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_summary(report, game.option_specs))
         if store is not None:
-            print(f"saved {args.matches} match{'es' if args.matches != 1 else ''} in {store.directory}")
+            print(f"saved {plural(args.matches, 'match')} in {store.directory}")
     return 0
 
 
@@ -79,7 +80,7 @@ def format_summary(report: dict[str, Any], specs: Sequence[Any]) -> str:
     game = get_game(report["game"])
     options = ", ".join(f"{spec.name}={spec.format(report['options'][spec.name])}" for spec in specs)
     lines = [
-        f"{game.title}: {report['matches']} matches, {report['players']} players, seed {report['seed']}",
+        f"{game.title}: {plural(report['matches'], 'match')}, {report['players']} players, seed {report['seed']}",
         f"options: {options}",
         "",
         f"{'seat':<6}{'bot':<10}{'wins':>6}{'win rate':>10}{'mean score/round':>18}",

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from cli.usage import PROG, UsageError
+from core.seats import MAX_NAME
 from tui.preferences import BOT_SPEEDS
-from tui.settings import MAX_NAME
 
 DEFAULT_SSH_HOST = "127.0.0.1"
 
@@ -28,9 +28,7 @@ def add_parser(commands: Any) -> None:
     serve.add_argument(
         "--host-key", metavar="PATH", help="the server's key (default: in the data directory; made on first start)"
     )
-    serve.add_argument(
-        "--max-sessions", type=int, default=None, help="sessions in play at once; more are refused (default 32)"
-    )
+    add_limit_arguments(serve, sessions=True)
     serve.set_defaults(run=run_serve_ssh)
 
     lobby = commands.add_parser(
@@ -39,27 +37,69 @@ def add_parser(commands: Any) -> None:
     lobby.add_argument("--name", required=True, help=f"your name at the tables (at most {MAX_NAME} characters)")
     lobby.add_argument("--watch", action="store_true", help="watch bots play, match after match, unattended")
     lobby.add_argument("--speed", choices=BOT_SPEEDS, help="how fast bots play (default: your preference)")
+    add_limit_arguments(lobby, sessions=False)
     lobby.set_defaults(run=run_lobby)
+
+
+# The server's caps (net.limits.ServerLimits), as options: the field, what it counts, and whether
+# only serve-ssh takes it (the lobby is given the caps on tables by the server that runs it).
+LIMIT_OPTIONS = (
+    ("max_sessions", "sessions in play at once, in all", True),
+    ("max_player_sessions", "sessions of one player at once", True),
+    ("max_tables", "lobby tables open at once, in all", False),
+    ("max_player_tables", "lobby tables one player may have open", False),
+)
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser, sessions: bool) -> None:
+    """The server's caps and the lobby tables' takeover delay."""
+    from net.limits import ServerLimits
+
+    default = ServerLimits()
+    for field, counts, serve_only in LIMIT_OPTIONS:
+        if sessions or not serve_only:
+            flag = "--" + field.replace("_", "-")
+            parser.add_argument(
+                flag, type=int, metavar="N", default=getattr(default, field), help=f"{counts} (default %(default)s)"
+            )
+    parser.add_argument(
+        "--takeover",
+        type=float,
+        default=default.takeover,
+        metavar="SECONDS",
+        help="at a lobby table, an easy bot plays for an away player after this long (default %(default)g)",
+    )
+
+
+def limits_from(args: argparse.Namespace, command: str) -> Any:
+    """The caps the arguments give; UsageError (one line) for one that makes no sense."""
+    from net.limits import ServerLimits
+
+    given = {field: getattr(args, field) for field, _, _ in LIMIT_OPTIONS if hasattr(args, field)}
+    limits = ServerLimits(**given, takeover=args.takeover)
+    try:
+        limits.check()
+    except ValueError as error:
+        raise UsageError(f"{command}: {error}") from None
+    return limits
 
 
 def run_serve_ssh(args: argparse.Namespace) -> int:
     from net.paths import default_host_key_path
     from net.ssh_keys import KeyFileError, load_authorized_keys
-    from net.ssh_server import DEFAULT_MAX_SESSIONS, SSHFrontDoor
+    from net.ssh_server import SSHFrontDoor
 
     name = f"{PROG} serve-ssh"
     if not 0 <= args.port <= 65535:
         raise UsageError(f"{name}: --port must be from 0 to 65535, not {args.port}")
-    sessions = DEFAULT_MAX_SESSIONS if args.max_sessions is None else args.max_sessions
-    if sessions < 1:
-        raise UsageError(f"{name}: --max-sessions must be at least 1, not {sessions}")
+    limits = limits_from(args, name)
     try:
         load_authorized_keys(Path(args.authorized_keys))
     except KeyFileError as error:
         raise UsageError(f"{name}: {error}") from None
     host_key = Path(args.host_key) if args.host_key else default_host_key_path()
     try:
-        door = SSHFrontDoor(Path(args.authorized_keys), host_key, max_sessions=sessions)
+        door = SSHFrontDoor(Path(args.authorized_keys), host_key, limits=limits)
     except KeyFileError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 1
@@ -79,6 +119,9 @@ async def _serve(door: Any, host: str, port: int, name: str) -> int:
         print(f"{name}: port {port} on {host} {reason}", file=sys.stderr)
         return 1
     print(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})", flush=True)
+    players = door.keys.names()
+    shown = ", ".join(players[:10]) + (f" and {len(players) - 10} more" if len(players) > 10 else "")
+    print(f"{name}: {len(players)} players may log in, each as the name their key's line gives: {shown}", flush=True)
     try:
         await door.serve_forever()
     finally:
@@ -88,29 +131,60 @@ async def _serve(door: Any, host: str, port: int, name: str) -> int:
 
 def run_lobby(args: argparse.Namespace) -> int:
     """The lobby, and the tables joined from it, until the player quits the lobby."""
-    player = " ".join(args.name.split())
-    if not player or len(player) > MAX_NAME or not player.isprintable():
-        raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters, not {args.name!r}")
-    import subprocess
+    from core.seats import check_name
 
+    try:
+        player = check_name(args.name)
+    except ValueError as error:
+        raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters: {error}") from None
+    limits = limits_from(args, f"{PROG} lobby")
     from tui.lobby_app import JoinRequest, LobbyApp
 
     notice = None
     watch = args.watch
     while True:
-        app = LobbyApp(player, watch=watch, speed=args.speed, notice=notice)
+        app = LobbyApp(player, watch=watch, speed=args.speed, notice=notice, limits=limits)
         app.run()
         request = app.return_value
         if not isinstance(request, JoinRequest):
             return 0
-        watch, notice = False, None
-        command = [sys.executable, "-m", "cli", "join", request.address, f"--name={player}"]
-        if request.seat is not None:
-            command.append(f"--seat={request.seat + 1}")  # join counts seats from 1
-        code = subprocess.call(command)
-        if code not in (0, 130):
-            # The join said why on the terminal (one line); leave it readable before the lobby returns.
-            notice = f"Could not stay at the table (status {code})."
-            sys.stderr.write("\r\nPress Enter to go back to the lobby.")
-            sys.stderr.flush()
-            sys.stdin.readline()
+        watch = False
+        failed = run_join(request, player)
+        notice = f"Could not play at that table: {failed}." if failed else None
+
+
+def run_join(request: Any, player: str) -> str | None:
+    """`dominoes join` in this terminal, for the table the lobby chose; why it failed (one line), or
+    None if the player left the table or it ended."""
+    import contextlib
+    import os
+    import subprocess
+    import tempfile
+    import time
+
+    from net.paths import data_dir
+    from saves.json_file import private_directory
+
+    report = None
+    with contextlib.suppress(OSError):
+        folder = private_directory(data_dir())
+        for stale in folder.glob(".join-*.txt"):  # left by a session cut off while it was at a table
+            if stale.stat().st_mtime < time.time() - 3600:
+                stale.unlink()
+        descriptor, report = tempfile.mkstemp(prefix=".join-", suffix=".txt", dir=folder)
+        os.close(descriptor)
+    command = [sys.executable, "-m", "cli", "join", request.address, f"--name={player}"]
+    if request.seat is not None:
+        command.append(f"--seat={request.seat + 1}")  # join counts seats from 1
+    if report is not None:
+        command.append(f"--report={report}")
+    code = subprocess.call(command)
+    reason = ""
+    if report is not None:
+        with contextlib.suppress(OSError):
+            with open(report, encoding="utf-8", errors="replace") as handle:
+                reason = " ".join(handle.read(500).split())
+            os.unlink(report)
+    if code in (0, 130):
+        return None
+    return reason or f"it ended with status {code}"

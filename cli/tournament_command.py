@@ -9,6 +9,7 @@ from typing import Any
 
 from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 from core import GAME_NAMES, get_game
+from core.words import plural
 
 
 def add_parser(commands: Any) -> None:
@@ -77,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
 def format_tournament(report: dict[str, Any]) -> str:
     game = get_game(report["game"])
     lines = [
-        f"{game.title}: {report['matches']} duplicate sets ({report['games']} games), {report['players']} players, "
+        f"{game.title}: {plural(report['matches'], 'duplicate set')} ({plural(report['games'], 'game')}), "
+        f"{report['players']} players, "
         f"seed {report['seed']}",
         "",
         f"{'bot':<8}{'win rate':>10}{'95% interval':>18}{'mean score':>12}{'95% interval':>18}"

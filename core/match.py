@@ -112,16 +112,24 @@ class Match:
         humans = self.humans
         return not humans or state.to_move in humans
 
+    def undo_point(self) -> int | None:
+        """The cursor an undo goes back to: the previous human decision (None: nothing to undo).
+        `state_at(point).to_move` is the seat whose move the undo takes back."""
+        for index in range(self.cursor - 1, -1, -1):
+            if self._is_decision(index):
+                return index
+        return None
+
     def can_undo(self) -> bool:
-        return any(self._is_decision(i) for i in range(self.cursor - 1, -1, -1))
+        return self.undo_point() is not None
 
     def undo(self) -> bool:
         """Step back to the previous human decision, undoing the bot moves after it."""
-        for index in range(self.cursor - 1, -1, -1):
-            if self._is_decision(index):
-                self.cursor = index
-                return True
-        return False
+        point = self.undo_point()
+        if point is None:
+            return False
+        self.cursor = point
+        return True
 
     def can_redo(self) -> bool:
         return self.cursor < len(self._events)

@@ -5,6 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 SEAT_KINDS = ("human", "bot")
+MAX_NAME = 20
+
+
+def check_name(name: object) -> str:
+    """A player's name as it comes in from anywhere (a form, an option, the network, a key file):
+    1 to MAX_NAME printable characters once the spaces at its ends are dropped. Printable rules out
+    control and format characters (escapes, newlines, direction overrides). ValueError with a
+    one-line reason otherwise. The name is shown exactly so, as plain text, never as markup."""
+    if type(name) is not str:
+        raise ValueError("a name is text")
+    name = name.strip()
+    if not name:
+        raise ValueError("a name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters, not {len(name)}")
+    if not name.isprintable():
+        raise ValueError("a name holds only printable characters (no control characters)")
+    return name
 
 
 @dataclass(frozen=True)

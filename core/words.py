@@ -1,13 +1,31 @@
-"""Small words the games' messages are made of: numbers with their articles, counts, lists."""
+"""Small points of English for messages: a count with its noun, the article before a word, counts
+in words, lists."""
 
 from __future__ import annotations
 
+VOWEL_SOUNDS = ("a", "e", "i", "o", "8", "11", "18")  # "an easy bot", "an 8", "an 11"
 COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def a_number(number: int) -> str:
-    """The number with its article, as it is read aloud: "a 5", "an 8"."""
-    return f"{'an' if number == 8 else 'a'} {number}"
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """ "1 match", "2 matches": the count and the noun that agrees with it (`nouns`: an irregular
+    plural; by default the noun with "s", or "es" after s, x, ch and sh)."""
+    if count == 1:
+        return f"{count} {noun}"
+    if nouns is None:
+        nouns = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+    return f"{count} {nouns}"
+
+
+def article(word: str) -> str:
+    """ "an easy", "a medium", "an 8", "a 5": the word with the indefinite article its sound takes."""
+    return f"{'an' if word.lower().startswith(VOWEL_SOUNDS) else 'a'} {word}"
+
+
+def with_verb(name: str, verb: str, you: bool = False) -> str:
+    """ "Ana wins", "You win": a player and a verb (its plain form: "win", "lead") that agrees.
+    The player is spoken to when `you` (the one this screen shows the table to) or named "You"."""
+    return f"You {verb}" if you or name == "You" else f"{name} {verb}s"
 
 
 def count_word(count: int) -> str:

@@ -6,8 +6,10 @@
     await client.send_move(move)
 
 `connect` returns once the server has welcomed the client and sent its first snapshot (in
-`client.snapshot`, and also the first event). The frames are read by a task of its own, so events
-queue up while the caller is busy; `Closed` is always the last event.
+`client.snapshot`, and also the first event). The welcome carries the seat's key (`client.token`):
+presented with `connect(..., token=...)` it takes the seat back later, and nothing else does. The
+frames are read by a task of its own, so events queue up while the caller is busy; `Closed` is
+always the last event.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from core.moves import Move
+from core.seats import check_name
 from net.address import Address, open_connection, parse_address
-from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult, check_name
+from net.messages import Closed, Notice, Refused, Snapshot, UndoAsked, UndoResult, plain_line, seat_names
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 
 CONNECT_TIMEOUT = 10.0
+MAX_PLAYERS = 8  # the largest table of any game
 
-Event = Snapshot | Refused | UndoAsked | UndoResult | Closed
+Event = Snapshot | Refused | UndoAsked | UndoResult | Notice | Closed
 
 
 class TableClient:
@@ -43,12 +47,13 @@ class TableClient:
         self.seat = field(welcome, "seat", int)
         self.game = field(welcome, "game", str)
         self.players = field(welcome, "players", int)
-        self.names = tuple(field(welcome, "names", list))
+        if not 1 <= self.players <= MAX_PLAYERS or not 0 <= self.seat < self.players:
+            raise ProtocolError("the welcome names a seat that is not at the table")
+        self.names = seat_names(field(welcome, "names", list), self.players)
         self.seats = tuple(field(welcome, "seats", list))
         self.options = field(welcome, "options", dict)
-        self.match_id = field(welcome, "match_id", str)
-        if not 0 <= self.seat < self.players or len(self.names) != self.players:
-            raise ProtocolError("the welcome names a seat that is not at the table")
+        self.match_id = plain_line(field(welcome, "match_id", str))
+        self.token: str | None = field(welcome, "token", str, optional=True)
         self.snapshot = None
         self.closed: Closed | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -56,10 +61,16 @@ class TableClient:
 
     @classmethod
     async def connect(
-        cls, address: str | Address, name: str, seat: int | None = None, timeout: float = CONNECT_TIMEOUT
+        cls,
+        address: str | Address,
+        name: str,
+        seat: int | None = None,
+        timeout: float = CONNECT_TIMEOUT,
+        token: str | None = None,
     ) -> TableClient:
-        """Take a seat at the table at `address`. ConnectionError or ProtocolError (one line) if the
-        server cannot be reached or says no (table full, name taken...); ValueError for a bad address."""
+        """Take a seat at the table at `address` (with `token`, the seat that key opens).
+        ConnectionError or ProtocolError (one line) if the server cannot be reached or says no
+        (table full, the seat kept for its player...); ValueError for a bad address."""
         where = parse_address(address) if isinstance(address, str) else address
         name = check_name(name)
         try:
@@ -70,12 +81,14 @@ class TableClient:
             hello: dict[str, Any] = {"type": "hello", "name": name}
             if seat is not None:
                 hello["seat"] = seat
+            if token is not None:
+                hello["token"] = token
             writer.write(encode_frame(hello))
             await writer.drain()
             welcome = await asyncio.wait_for(read_frame(reader), timeout)
             if welcome["type"] == "bye":
                 reason = welcome.get("reason")
-                raise ConnectionError(reason if isinstance(reason, str) else "the table said no")
+                raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
             if welcome["type"] != "welcome":
                 raise ProtocolError(f"the table answered hello with {welcome['type']!r}, not a welcome")
             client = cls(reader, writer, welcome)
@@ -171,7 +184,7 @@ class TableClient:
             self.names, self.seats = snapshot.names, snapshot.seats
             return snapshot
         if kind == "refused":
-            return Refused(field(message, "reason", str))
+            return Refused(plain_line(field(message, "reason", str)))
         if kind == "undo_asked":
             return UndoAsked(field(message, "by", int))
         if kind == "undo_result":
@@ -179,10 +192,12 @@ class TableClient:
                 field(message, "accepted", bool),
                 field(message, "by", int),
                 field(message, "declined_by", int, optional=True),
-                field(message, "reason", str, optional=True) or "",
+                plain_line(field(message, "reason", str, optional=True) or ""),
             )
+        if kind == "notice":
+            return Notice(plain_line(field(message, "text", str)))
         if kind == "bye":
-            return Closed(field(message, "reason", str, optional=True) or "the table said goodbye")
+            return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored
 
 

@@ -15,8 +15,14 @@ from core.view_data import view_from_data, view_to_data
 from net.protocol import ProtocolError, field
 
 SEAT_STATES = ("human", "away", "open")  # or a bot level
-MAX_NAME = 20
 LOG_LINES = 30  # the recent move lines each snapshot carries
+SAVED_NAME = 64  # the longest name a save file may hold (saves/body.py); new names have at most 20
+
+
+def plain_line(text: str) -> str:
+    """A line from the other end, safe to show: any control or format character (a terminal escape,
+    a newline, a direction override) becomes U+FFFD. It is shown as plain text, never markup."""
+    return "".join(c if c.isprintable() else "\ufffd" for c in text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +49,9 @@ class Snapshot:
         except ValueError as error:
             raise ProtocolError(f"a snapshot is malformed: {error}") from None
         players = view.players
-        names = _strings(field(message, "names", list), players, "names")
+        names = seat_names(field(message, "names", list), players)
         seats = _strings(field(message, "seats", list), players, "seats")
-        log = _strings(field(message, "log", list), None, "log")
+        log = tuple(plain_line(line) for line in _strings(field(message, "log", list), None, "log"))
         to_move = _seat(field(message, "to_move", int, optional=True), players, "to_move")
         thinking = _seat(field(message, "thinking", int, optional=True), players, "thinking")
         covered = field(message, "stand_ins", list, optional=True) or []
@@ -82,6 +88,14 @@ def snapshot_message(snapshot: Snapshot) -> dict[str, Any]:
         "thinking": snapshot.thinking,
         "stand_ins": list(snapshot.stand_ins),
     }
+
+
+def seat_names(items: list[Any], players: int) -> tuple[str, ...]:
+    """The names of the seats as the server sent them: one printable name per seat."""
+    names = _strings(items, players, "names")
+    if not all(0 < len(name) <= SAVED_NAME and name.isprintable() for name in names):
+        raise ProtocolError("the names of the seats are not all printable names")
+    return names
 
 
 def _strings(items: list[Any], count: int | None, what: str) -> tuple[str, ...]:
@@ -125,21 +139,14 @@ class UndoResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Notice:
+    """Something every player at the table should know (the match is not being saved...)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Closed:
     """The connection is over: the server said bye (its reason), or the connection broke."""
 
     reason: str
-
-
-def check_name(name: Any) -> str:
-    """A player's name: 1 to MAX_NAME printable characters; ValueError with a one-line reason."""
-    if type(name) is not str:
-        raise ValueError("a name is a string")
-    name = name.strip()
-    if not name:
-        raise ValueError("a name cannot be empty")
-    if len(name) > MAX_NAME:
-        raise ValueError(f"a name has at most {MAX_NAME} characters")
-    if not name.isprintable():
-        raise ValueError("a name holds only printable characters")
-    return name

@@ -3,7 +3,9 @@
 The child (the lobby interface) gets a new pty whose size and TERM come from the SSH pty request;
 bytes flow both ways between the SSH channel and the pty's master side, a window change becomes a
 TIOCSWINSZ (the kernel then signals the child), and the two ends are tied: the connection closes
-when the child exits, and the child is hung up (then killed) when the connection drops.
+when the child exits, and the child is hung up (then killed) when the connection drops. What the
+client asks for is bounded: a window is at most MAX_COLUMNS x MAX_ROWS (a 20000 x 20000 one would
+have the interface draw gigabytes), a TERM is a plain terminal name, a passed variable a short line.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import signal
 import struct
 import termios
@@ -22,6 +25,11 @@ from typing import Any
 import asyncssh
 
 DEFAULT_SIZE = (80, 24)
+MAX_COLUMNS, MAX_ROWS = 500, 200  # larger windows are drawn at this size
+MAX_PIXELS = 65535
+DEFAULT_TERM = "xterm-256color"
+TERM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,63}")
+MAX_PASSED_VALUE = 64
 READ_CHUNK = 65536
 INPUT_BUFFER_LIMIT = 256 * 1024  # stop reading the client while this much input waits for the child
 KILL_AFTER = 3.0  # seconds a hung-up child gets to exit before it is killed
@@ -29,9 +37,21 @@ DRAIN_AFTER_EXIT = 0.5  # seconds to pass on the last output of a child that has
 PASSED_ENVIRONMENT = frozenset({"COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR"})
 
 
-def set_window_size(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
+def clamped_size(columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> tuple[int, int, int, int]:
+    """A window size a terminal can be given: 80x24 for none, at most MAX_COLUMNS x MAX_ROWS."""
     columns, rows = (columns, rows) if columns > 0 and rows > 0 else DEFAULT_SIZE
+    pixels = (min(max(xpixels, 0), MAX_PIXELS), min(max(ypixels, 0), MAX_PIXELS))
+    return (min(columns, MAX_COLUMNS), min(rows, MAX_ROWS), *pixels)
+
+
+def set_window_size(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
+    columns, rows, xpixels, ypixels = clamped_size(columns, rows, xpixels, ypixels)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, xpixels, ypixels))
+
+
+def terminal_name(term_type: str | None) -> str:
+    """The client's TERM if it is a plain terminal name, else a common one."""
+    return term_type if term_type and TERM_NAME.fullmatch(term_type) else DEFAULT_TERM
 
 
 def _become_terminal_owner() -> None:  # pragma: no cover - runs in the child between fork and exec
@@ -195,10 +215,13 @@ class PtyChild:
 
 
 class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
-    """An SSH session that runs `command(username, words)` in a pty, or refuses without one."""
+    """An SSH session that runs the door's command for its player in a pty, or refuses without one.
+    `on_end` is called once the session is over."""
 
-    def __init__(self, door: Any) -> None:
+    def __init__(self, door: Any, player: str, on_end: Callable[[TerminalSession], None] | None = None) -> None:
         self.door = door  # the SSHFrontDoor: the command to run, the session count
+        self.player = player  # the verified player's name
+        self.on_end = on_end
         self.channel: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
         self.term_type: str | None = None
         self.size: tuple[int, int, int, int] = (*DEFAULT_SIZE, 0, 0)
@@ -211,8 +234,8 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.channel = chan
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
-        self.term_type = term_type or "xterm-256color"
-        self.size = term_size
+        self.term_type = terminal_name(term_type)
+        self.size = clamped_size(*term_size)
         return True
 
     def shell_requested(self) -> bool:
@@ -236,18 +259,26 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._refuse("this server runs an interactive interface: connect from a terminal (ssh -t)")
             return
         try:
-            argv = self.door.command_for(self.channel.get_extra_info("username") or "player", self.command or "")
+            argv, environment = self.door.command_for(self.player, self.command or "")
         except ValueError as error:
             self._refuse(str(error))
             return
-        if not self.door.take_session(self):
-            self._refuse(f"the server is full ({self.door.max_sessions} sessions in play); try again later")
+        except OSError as error:
+            self._refuse(f"your data folder cannot be made ({error.strerror or error}); tell the server's keeper")
+            return
+        refused = self.door.take_session(self)
+        if refused is not None:
+            self._refuse(refused)
             return
         self.counted = True
-        environment = dict(self.door.environment)
         environment["TERM"] = self.term_type
         for name, value in self.channel.get_environment().items():
-            if name in PASSED_ENVIRONMENT:
+            if (
+                name in PASSED_ENVIRONMENT
+                and isinstance(value, str)
+                and len(value) <= MAX_PASSED_VALUE
+                and value.isprintable()
+            ):
                 environment[name] = value
         self.child = PtyChild(self._output, self._child_exited)
         self.child.on_input_full = self._input_full
@@ -289,9 +320,9 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True  # keep the channel open: the interface decides when the session ends
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        self.size = (width, height, pixwidth, pixheight)
+        self.size = clamped_size(width, height, pixwidth, pixheight)
         if self.child is not None:
-            self.child.resize(width, height, pixwidth, pixheight)
+            self.child.resize(*self.size)
 
     def pause_writing(self) -> None:
         if self.child is not None:
@@ -303,6 +334,8 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self.on_end is not None:
+            self.on_end(self)
         if self.child is not None and self.child.process is not None:
             task = asyncio.get_running_loop().create_task(self.child.hang_up())
             task.add_done_callback(lambda _: self._release())

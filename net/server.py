@@ -18,20 +18,27 @@ import contextlib
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from core.bots import get_bot
 from core.errors import IllegalMove
 from core.match import Match
 from core.moves import Move
+from core.seats import check_name
+from core.words import article
 from net.address import Address, start_server
-from net.messages import LOG_LINES, Snapshot, check_name, snapshot_message
+from net.messages import LOG_LINES, Snapshot, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
+from net.seat_keys import MAX_TOKEN, load_seat_keys, save_seat_keys
 from net.seats import SeatRefused, SeatTable
 from workers.bot_process import IN_PROCESS_LEVELS, BotProcess, decision_seed
 
-HELLO_TIMEOUT = 10.0  # a connection that has not said hello by then is dropped
-MAX_CONNECTIONS = 64
+HELLO_TIMEOUT = 5.0  # a connection that has not said hello by then is dropped
+# Connections still to say hello, in all and from one address: beyond these the oldest waiting one
+# is dropped, so idle connections never keep a player out (seated players are at most one a seat).
+MAX_WAITING = 64
+MAX_WAITING_PER_ADDRESS = 8
 MAX_QUEUED = 256  # frames waiting for a slow client; beyond this it is dropped
 RATE = 20.0  # messages per second a client may send on average...
 BURST = 60.0  # ...and at once
@@ -49,6 +56,7 @@ class Connection:
         self.reader = reader
         self.writer = writer
         self.seat: int | None = None
+        self.peer = _peer_host(writer)
         self.closing = False
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._task = asyncio.get_running_loop().create_task(self._write_loop())
@@ -105,6 +113,12 @@ class Connection:
             await asyncio.wait_for(self.writer.wait_closed(), CLOSE_TIMEOUT)
 
 
+def _peer_host(writer: asyncio.StreamWriter) -> str:
+    """Where a connection comes from: the peer's host for TCP, "local" for a Unix socket."""
+    peer = writer.get_extra_info("peername")
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+
+
 class PendingUndo:
     def __init__(self, by: int, waiting: set[int]) -> None:
         self.by = by
@@ -116,7 +130,8 @@ class TableServer:
     plays for a dropped player until they return (None: never). `bot_budget`: seconds per bot
     decision (None: each bot's own). `on_event` receives one line per notable event; `on_seats` the
     names and seat labels whenever they change. `idle_close_after`: seconds with no player connected
-    after which the table closes, the match saved (None: never)."""
+    after which the table closes, the match saved (None: never). `keys_path`: the file that keeps
+    the hashes of the seats' keys (None: kept in memory only)."""
 
     def __init__(
         self,
@@ -130,6 +145,7 @@ class TableServer:
         on_event: Callable[[str], None] | None = None,
         on_seats: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
         idle_close_after: float | None = None,
+        keys_path: Path | None = None,
     ) -> None:
         get_bot(takeover_level)  # ValueError for an unknown level, before anything starts
         self.match = match
@@ -146,11 +162,15 @@ class TableServer:
         self._idle_timer: asyncio.TimerHandle | None = None
         self._bots: BotProcess | None = None
         self.table = SeatTable(match.seats)
+        self.keys_path = keys_path
+        self.table.set_keys(load_seat_keys(keys_path, match.players))
+        self._save_failing: str | None = None  # why saving fails, once the players have been told
         self.address: Address | None = None
         self.thinking: int | None = None
         self.match_id: str = getattr(autosave, "match_id", "unsaved")
         self._by_seat: dict[int, Connection] = {}
         self._connections: set[Connection] = set()
+        self._waiting: dict[Connection, str] = {}  # connections yet to say hello (oldest first): their peer
         self._undo: PendingUndo | None = None
         self._generation = 0  # bumped whenever a bot's decision in progress may no longer fit
         self._timers: dict[int, asyncio.TimerHandle] = {}
@@ -219,16 +239,21 @@ class TableServer:
     # -- connections ------------------------------------------------------------------------------------
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connection = Connection(reader, writer)
-        if self._closed or len(self._connections) >= MAX_CONNECTIONS:
-            connection.bye("the table takes no more connections")
+        if self._closed:
+            connection.bye("the table is closing")
             await connection.close()
             return
+        self._wait_for_hello(connection)
         self._connections.add(connection)
         try:
             try:
                 hello = await asyncio.wait_for(read_frame(reader), HELLO_TIMEOUT)
             except TimeoutError:
                 raise ProtocolError(f"no hello within {HELLO_TIMEOUT:g} seconds") from None
+            finally:
+                self._waiting.pop(connection, None)
+            if connection.closing:
+                return  # dropped while it waited: too many others from its address came after it
             self._hello(connection, hello)
             while True:
                 message = await read_frame(reader)
@@ -244,6 +269,19 @@ class TableServer:
             self._detach(connection)
             await connection.close()
 
+    def _wait_for_hello(self, connection: Connection) -> None:
+        """Count a new connection among those yet to say hello; drop the oldest waiting one from
+        its address (or at all) if there are too many."""
+        same = [other for other, peer in self._waiting.items() if peer == connection.peer]
+        if len(same) >= MAX_WAITING_PER_ADDRESS:
+            oldest: Connection | None = same[0]
+        else:
+            oldest = next(iter(self._waiting)) if len(self._waiting) >= MAX_WAITING else None
+        if oldest is not None:
+            del self._waiting[oldest]
+            oldest.bye("too many connections are waiting to say hello; this one waited longest")
+        self._waiting[connection] = connection.peer
+
     def _hello(self, connection: Connection, message: dict[str, Any]) -> None:
         if message["type"] != "hello":
             raise ProtocolError(f"the first message must be hello, not {message['type']!r}")
@@ -252,11 +290,25 @@ class TableServer:
         except ValueError as error:
             raise ProtocolError(str(error)) from None
         wanted = field(message, "seat", int, optional=True)
+        if wanted is not None and wanted < 0:
+            raise ProtocolError(f"the seat field counts from 0 (0 is seat 1), so {wanted} names no seat")
+        token = field(message, "token", str, optional=True)
+        if token is not None and not 0 < len(token) <= MAX_TOKEN:
+            raise ProtocolError(f"a seat's key has 1 to {MAX_TOKEN} characters")
         try:
-            seat = self.table.choose(name, wanted)
+            seat = self.table.choose(name, wanted, token)
         except SeatRefused as error:
             raise ProtocolError(str(error)) from None
+        if self.table.holder(token) == seat:
+            name = self.match.names[seat]  # the seat keeps its name, whatever case it was typed in
+        elsewhere = self._by_seat.get(seat)
+        if elsewhere is not None:  # its player, back with the key before the old connection ended
+            self._detach(elsewhere)
+            elsewhere.bye("you took your seat at this table from another connection")
         returning = self.table.status[seat] == "away"
+        given, rekeyed = self.table.key(seat, token)
+        if rekeyed:
+            self._save_keys()
         if self.table.take(seat, name):
             self.match.seats = self.table.seats
             self._save()
@@ -279,9 +331,12 @@ class TableServer:
                 "seats": list(self.table.labels()),
                 "options": dict(self.match.options),
                 "match_id": self.match_id,
+                "token": given,
             }
         )
-        self._broadcast()
+        self._broadcast()  # the newcomer's first snapshot comes right after its welcome
+        if self._save_failing is not None:
+            connection.send({"type": "notice", "text": self._save_failing})
         self._kick()
 
     def _detach(self, connection: Connection) -> None:
@@ -296,7 +351,7 @@ class TableServer:
         if self.takeover_after is not None and not self._closed:
             loop = asyncio.get_running_loop()
             self._timers[seat] = loop.call_later(self.takeover_after, self._take_over, seat)
-            kept += f"; a {self.takeover_level} bot plays for them after {self.takeover_after:g} s"
+            kept += f"; {article(self.takeover_level)} bot plays for them after {self.takeover_after:g} s"
         self.on_event(f"{name} left seat {seat + 1} ({kept})")
         undo = self._undo
         if undo is not None:
@@ -313,7 +368,7 @@ class TableServer:
         if self._closed or self.table.status[seat] != "away":
             return
         self.table.stand_ins.add(seat)
-        self.on_event(f"a {self.takeover_level} bot plays for {self.match.names[seat]} until they return")
+        self.on_event(f"{article(self.takeover_level)} bot plays for {self.match.names[seat]} until they return")
         self._broadcast()
         self._kick()
 
@@ -444,12 +499,34 @@ class TableServer:
         self._kick()
 
     def _save(self) -> None:
+        """Save the match; when that fails, say so once to the host and to every player (and once
+        more when it works again), and play on."""
         if self.autosave is None:
             return
         try:
             self.autosave()
         except Exception as error:  # SaveError: one line; the match goes on
             self.on_event(f"the match could not be saved: {error}")
+            if self._save_failing is None:
+                self._save_failing = f"the match is not being saved: {getattr(error, 'reason', error)}"
+                self._tell_everyone(self._save_failing)
+            return
+        if self._save_failing is not None:
+            self._save_failing = None
+            self.on_event("the match is being saved again")
+            self._tell_everyone("the match is being saved again")
+
+    def _tell_everyone(self, text: str) -> None:
+        for connection in self._by_seat.values():
+            connection.send({"type": "notice", "text": text})
+
+    def _save_keys(self) -> None:
+        if self.keys_path is None:
+            return
+        try:
+            save_seat_keys(self.keys_path, self.table.keys)
+        except OSError as error:
+            self.on_event(f"the seats' keys could not be kept in {self.keys_path}: {error.strerror or error}")
 
     def _bump(self) -> None:
         self._generation += 1

@@ -1,74 +1,64 @@
 """`dominoes serve-ssh`: an SSH front door where every connection gets its own interface.
 
-Public-key authentication only, against the keys of one authorized-keys file; passwords,
-keyboard-interactive, host-based and GSS logins are off, and so is every kind of forwarding. Each
-session with a pty runs the lobby (`dominoes lobby --name <ssh user>`) as a child process in a pty of
-its own (`net.pty_session`); the number of sessions in play at once is bounded.
+Public-key authentication only, and a key lets in only the player its line names: the SSH user
+name must be the name in the key's comment (in any case), so alice's name with mallory's key is
+refused like an unknown key. Passwords, keyboard-interactive, host-based and GSS logins are off,
+and so is every kind of forwarding. Each session with a pty runs the player's lobby session
+(`net.player_sessions.lobby_session`: their own data folder, the server's tables) as a child
+process in a pty of its own (`net.pty_session`). Sessions are counted under the server's caps
+whatever door they came through; a connection that holds no session is closed after a while.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import sys
-import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 
+from net.limits import ServerLimits
+from net.paths import data_dir
+from net.player_sessions import SessionCaps, SessionRefused, Ticket, child_environment, lobby_session
 from net.pty_session import TerminalSession
 from net.ssh_keys import load_authorized_keys, load_or_create_host_key
+from saves.json_file import private_directory
+from saves.os_errors import os_error_text
 
-DEFAULT_MAX_SESSIONS = 32
+DEFAULT_MAX_SESSIONS = ServerLimits.max_sessions
 LOGIN_TIMEOUT = 30.0  # seconds a connection may take to authenticate
-MAX_NAME = 20  # as a player's name at the table
-WATCH_SPEEDS = ("instant", "normal", "slow")
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-
-
-def player_name(username: str) -> str:
-    """The SSH user name as a name at the table: printable characters only, at most MAX_NAME."""
-    cleaned = "".join(c for c in username if c.isprintable() and unicodedata.category(c)[0] != "C").strip()
-    return cleaned[:MAX_NAME] or "player"
-
-
-def lobby_argv(name: str, command: str) -> list[str]:
-    """The child to run for a session: the lobby, or (`watch [SPEED]`) bots playing on their own.
-    ValueError with a one-line reason for any other command."""
-    argv = [sys.executable, "-m", "cli", "lobby", f"--name={player_name(name)}"]
-    words = command.split()
-    if not words:
-        return argv
-    if words[0] == "watch" and len(words) <= 2 and (len(words) == 1 or words[1] in WATCH_SPEEDS):
-        return argv + ["--watch"] + ([f"--speed={words[1]}"] if len(words) == 2 else [])
-    raise ValueError(f"unknown command {command[:40]!r}; this server offers: watch [{'|'.join(WATCH_SPEEDS)}]")
-
-
-def child_environment(base: Mapping[str, str]) -> dict[str, str]:
-    """The server's environment, with the project importable whatever the working directory."""
-    environment = dict(base)
-    paths = [str(PROJECT_ROOT)] + [p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p]
-    environment["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
-    return environment
+NO_SESSION_CLOSE = 30.0  # seconds an authenticated connection may hold no session before it is closed
 
 
 class _Connection(asyncssh.SSHServer):
     def __init__(self, door: SSHFrontDoor) -> None:
         self.door = door
         self.connection: asyncssh.SSHServerConnection | None = None
+        self.player: str | None = None  # the name the authorized-keys file gives the login
+        self.sessions: set[TerminalSession] = set()
+        self._idle: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.connection = conn
         self.door.connections.add(conn)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
         if self.connection is not None:
             self.door.connections.discard(self.connection)
 
     def begin_auth(self, username: str) -> bool:
+        """Only the keys whose line names this user may log in as them (none for a stranger)."""
+        assert self.connection is not None
+        self.player = self.door.keys.name_of(username)
+        self.connection.set_authorized_keys(self.door.keys.keys_for(username))  # type: ignore[arg-type]
         return True  # every user must authenticate
+
+    def auth_completed(self) -> None:
+        self._watch_idle()
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -80,60 +70,109 @@ class _Connection(asyncssh.SSHServer):
         return False
 
     def session_requested(self) -> TerminalSession:
-        return TerminalSession(self.door)
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+        assert self.player is not None, "a session is opened only after authentication"
+        session = TerminalSession(self.door, self.player, self._session_ended)
+        self.sessions.add(session)
+        return session
+
+    def _session_ended(self, session: TerminalSession) -> None:
+        self.sessions.discard(session)
+        if not self.sessions:
+            self._watch_idle()
+
+    def _watch_idle(self) -> None:
+        """Close the connection if it holds no session for a while (it holds server resources)."""
+        if self._idle is not None:
+            self._idle.cancel()
+        self._idle = asyncio.get_running_loop().call_later(self.door.no_session_close, self._close_idle)
+
+    def _close_idle(self) -> None:
+        self._idle = None
+        if not self.sessions and self.connection is not None:
+            self.connection.close()
 
 
 class SSHFrontDoor:
     """The SSH server. `start()` binds (port 0 picks a free one: see `.port`); `close()` ends every
-    session and its child."""
+    session and its child. `data` is the server's data directory (default: the data directory):
+    its players' folders, its tables, its session count."""
 
     def __init__(
         self,
         authorized_keys: Path,
         host_key: Path,
         *,
-        max_sessions: int = DEFAULT_MAX_SESSIONS,
+        max_sessions: int | None = None,
+        limits: ServerLimits | None = None,
+        data: Path | None = None,
         environment: Mapping[str, str] | None = None,
     ) -> None:
-        self.authorized_keys = load_authorized_keys(authorized_keys)  # KeyFileError before anything starts
+        self.keys = load_authorized_keys(authorized_keys)  # KeyFileError before anything starts
         self.host_key_path = host_key
         self.host_key = load_or_create_host_key(host_key)
-        self.max_sessions = max_sessions
+        limits = limits or ServerLimits()
+        if max_sessions is not None:
+            limits = ServerLimits(
+                max_sessions, limits.max_player_sessions, limits.max_tables, limits.max_player_tables, limits.takeover
+            )
+        self.limits = limits
+        self.data = data if data is not None else data_dir()
+        self.caps = SessionCaps(self.data, limits)
+        self.no_session_close = NO_SESSION_CLOSE
         self.environment = child_environment(os.environ if environment is None else environment)
         self.active: set[TerminalSession] = set()  # the sessions with a child running (or starting)
+        self._tickets: dict[TerminalSession, Ticket] = {}
         self.port = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
 
     @property
+    def max_sessions(self) -> int:
+        return self.limits.max_sessions
+
+    @property
     def fingerprint(self) -> str:
         return self.host_key.get_fingerprint()
 
-    def command_for(self, username: str, command: str) -> list[str]:
-        return lobby_argv(username, command)
+    def command_for(self, player: str, command: str) -> tuple[list[str], dict[str, str]]:
+        """The child to run for `player`'s session, and its environment. ValueError (one line) for
+        a command this server does not offer; OSError if the player's folder cannot be made."""
+        return lobby_session(player, self.data, self.limits, command, base=self.environment)
 
-    def take_session(self, session: TerminalSession) -> bool:
-        if len(self.active) >= self.max_sessions:
-            return False
+    def take_session(self, session: TerminalSession) -> str | None:
+        """Count one more session of its player; the reason in one line if there is no room."""
+        try:
+            ticket = self.caps.admit(session.player, "ssh")
+        except SessionRefused as refused:
+            return str(refused)
+        except OSError as error:
+            return f"the server cannot count its sessions ({os_error_text(error)})"
+        self._tickets[session] = ticket
         self.active.add(session)
-        return True
+        return None
 
     def release_session(self, session: TerminalSession) -> None:
         self.active.discard(session)
+        ticket = self._tickets.pop(session, None)
+        if ticket is not None:
+            ticket.close()
 
     def track(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        """OSError if the address cannot be bound (a port in use)."""
+        """OSError if the address cannot be bound (a port in use) or the data directory made."""
+        private_directory(self.data)
         self._acceptor = await asyncssh.create_server(
             lambda: _Connection(self),
             host,
             port,
             server_host_keys=[self.host_key],
-            authorized_client_keys=self.authorized_keys,
             public_key_auth=True,
             password_auth=False,
             kbdint_auth=False,
@@ -167,3 +206,5 @@ class SSHFrontDoor:
                 break
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
             await asyncio.sleep(0)
+        for session in list(self.active):
+            self.release_session(session)

@@ -3,14 +3,16 @@
 A table is a `dominoes host` process serving a Unix socket in the tables directory, with a JSON
 sidecar beside it that says what is played there (game, seats, options, who opened it). The
 sidecar is written atomically by whoever starts the host; a sidecar whose process is gone is
-stale and is removed, with its socket, by the next listing.
+stale and is removed, with its socket, by the next listing. The directory and every file in it
+are its owner's only (0700, 0600). The server caps the tables open at once, in all and per player
+who opened them; a table's host plays an easy bot for an away player after a while (`takeover`)
+and saves into the server's data directory, not its maker's.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import json
 import os
 import secrets
 import subprocess
@@ -21,8 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from net.paths import tables_dir
-from saves.json_file import load_json_file
+from net.file_lock import exclusive
+from net.limits import ServerLimits
+from net.paths import server_dir, tables_dir
+from saves.json_file import load_json_file, private_directory, write_json_file
+from saves.os_errors import os_error_text
+from saves.store import HOME_VARIABLE
 
 SIDECAR_VERSION = 1
 SIDECAR_SUFFIX = ".json"
@@ -64,16 +70,35 @@ class Table:
     socket: Path
     live: tuple[tuple[str, str], ...] | None = None  # per seat, from the host: (name, "human"/"away"/"open"/level)
 
-    def seat_texts(self) -> tuple[str, ...]:
-        """Each seat as the lobby shows it: live from the host where it has said, else as opened."""
+    def seat_of(self, player: str) -> int | None:
+        """The human seat that is `player`'s (by its name, in any case), if there is one: they take
+        it back from the lobby, with the key their join kept."""
+        key = player.casefold()
         if self.live is None:
-            return tuple(seat.describe() for seat in self.seats)
+            found = (
+                i for i, seat in enumerate(self.seats) if seat.kind == "human" and (seat.name or "").casefold() == key
+            )
+        else:
+            found = (
+                i
+                for i, ((name, label), seat) in enumerate(zip(self.live, self.seats, strict=True))
+                if seat.kind != "bot" and label != "open" and name.casefold() == key
+            )
+        return next(found, None)
+
+    def seat_texts(self, viewer: str | None = None) -> tuple[str, ...]:
+        """Each seat as the lobby shows it: live from the host where it has said, else as opened;
+        `viewer`'s own seat as "you"."""
+        mine = self.seat_of(viewer) if viewer is not None else None
+        if self.live is None:
+            return tuple("you" if i == mine else seat.describe() for i, seat in enumerate(self.seats))
         texts = []
-        for (name, label), seat in zip(self.live, self.seats, strict=True):
+        for index, ((name, label), seat) in enumerate(zip(self.live, self.seats, strict=True)):
             if seat.kind == "bot":
                 texts.append(seat.describe())
-            else:
-                texts.append({"open": "open", "human": name, "away": f"{name} (away)"}.get(label, f"{name} ({label})"))
+                continue
+            who = "you" if index == mine else name
+            texts.append({"open": "open", "human": who, "away": f"{who} (away)"}.get(label, f"{who} ({label})"))
         return tuple(texts)
 
     @property
@@ -175,23 +200,15 @@ def list_tables(directory: Path | None = None) -> list[Table]:
 
 
 def write_sidecar(table: Table, directory: Path) -> Path:
-    """Atomically: a temporary file, then a rename; a listing never sees half a sidecar."""
+    """Atomically (a listing never sees half a sidecar), readable by its owner only."""
     path = directory / f"{table.table_id}{SIDECAR_SUFFIX}"
-    temporary = directory / f".{table.table_id}{SIDECAR_SUFFIX}.tmp"
-    with temporary.open("w", encoding="utf-8") as handle:
-        json.dump(table.to_data(), handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    write_json_file(path, table.to_data())
     return path
 
 
 def write_seat_status(path: str | Path, names: Sequence[str], labels: Sequence[str]) -> None:
     """The host's word on who sits where, replaced atomically (a lobby may read it at any time)."""
-    path = Path(path)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps({"version": SIDECAR_VERSION, "names": list(names), "seats": list(labels)}))
-    os.replace(temporary, path)
+    write_json_file(Path(path), {"version": SIDECAR_VERSION, "names": list(names), "seats": list(labels)})
 
 
 def read_seat_status(path: Path, players: int) -> tuple[tuple[str, str], ...] | None:
@@ -211,16 +228,24 @@ def read_seat_status(path: Path, players: int) -> tuple[tuple[str, str], ...] | 
 
 
 def host_argv(
-    game: str, seats: Sequence[TableSeat], options: Mapping[str, Any], socket: Path, seed: int | None = None
+    game: str,
+    seats: Sequence[TableSeat],
+    options: Mapping[str, Any],
+    socket: Path,
+    seed: int | None = None,
+    takeover: float | None = None,
 ) -> list[str]:
-    """`dominoes host` for a table: the seats taken and open are the ones people play."""
+    """`dominoes host` for a table: the seats taken and open are the ones people play; with
+    `takeover`, an easy bot plays for an away player after that many seconds, until they return."""
     kinds = ",".join(seat.level or "easy" if seat.kind == "bot" else "human" for seat in seats)
-    names = ",".join(seat.name or "" if seat.kind != "open" else "" for seat in seats)
     status = socket.with_suffix(STATUS_SUFFIX)
     argv = [sys.executable, "-m", "cli", "host", "--game", game, "--seats", kinds, "--socket", str(socket)]
     argv += ["--status", str(status), "--idle-close", str(IDLE_CLOSE)]
-    if names.strip(","):
-        argv += ["--names", names]
+    if takeover is not None:
+        argv += ["--takeover", f"{takeover:g}"]
+    for index, seat in enumerate(seats):
+        if seat.kind != "open" and seat.name:
+            argv += ["--seat-name", str(index + 1), seat.name]  # one argument each: a name may hold a comma
     for name, value in options.items():
         text = ("on" if value else "off") if isinstance(value, bool) else str(value)
         argv += ["--option", f"{name}={text}"]
@@ -237,6 +262,31 @@ def new_table_id() -> str:
     return time.strftime("%Y%m%d%H%M%S") + "-" + secrets.token_hex(3)
 
 
+def count_tables(tables: Sequence[Table], creator: str) -> tuple[int, int]:
+    """How many of `tables` are open, and how many of them `creator` (in any case) opened."""
+    return len(tables), sum(1 for table in tables if table.creator.casefold() == creator.casefold())
+
+
+def _check_room(directory: Path, creator: str, limits: ServerLimits) -> None:
+    """TableError if the server, or this player, has as many tables open as allowed."""
+    everyone, theirs = count_tables(list_tables(directory), creator)
+    if everyone >= limits.max_tables:
+        raise TableError(f"the server has {everyone} tables open, its most; join one, or try again later")
+    if theirs >= limits.max_player_tables:
+        raise TableError(
+            f"you have {theirs} tables open already, the most one player may open; "
+            "finish one or let it close (it closes an hour after everyone has left)"
+        )
+
+
+def host_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A table's host saves into the server's data directory, never into its maker's folder: the
+    match is everyone's at the table, and its maker must not be able to load it and see all hands."""
+    environment = dict(os.environ if base is None else base)
+    environment[HOME_VARIABLE] = str(server_dir())
+    return environment
+
+
 def create_table(
     game: str,
     seats: Sequence[TableSeat],
@@ -245,33 +295,35 @@ def create_table(
     seed: int | None = None,
     directory: Path | None = None,
     environment: Mapping[str, str] | None = None,
+    limits: ServerLimits | None = None,
 ) -> Table:
     """Start `dominoes host` as a detached process (it outlives whoever made the table), record it
-    in a sidecar, and wait until its socket is there. TableError if it does not come up."""
+    in a sidecar, and wait until its socket is there. TableError (one line) if the server or the
+    creator has as many tables as `limits` allow, or if it does not come up."""
     directory = directory or tables_dir()
+    limits = limits or ServerLimits()
     table_id = new_table_id()
     socket = directory / f"{table_id}{SOCKET_SUFFIX}"
     if len(os.fsencode(str(socket))) > MAX_SOCKET_PATH:
         raise TableError(f"the tables directory's path is too long for a socket: {directory}")
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        log = (directory / f"{table_id}{LOG_SUFFIX}").open("wb")
-    except OSError as error:
-        raise TableError(f"the tables directory cannot be written ({error.strerror or error})") from None
-    with log:
-        try:
-            process = subprocess.Popen(
-                host_argv(game, seats, options, socket, seed),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-                start_new_session=True,  # not hung up with the session of whoever made it
-                env=dict(environment) if environment is not None else None,
-            )
-        except OSError as error:
-            raise TableError(f"the table could not be started ({error.strerror or error})") from None
-    table = Table(table_id, game, tuple(seats), dict(options), creator, time.time(), process.pid, socket)
-    write_sidecar(table, directory)
+        private_directory(directory)
+        with exclusive(directory / ".lock"):  # counted and started in one step: no two take the last place
+            _check_room(directory, creator, limits)
+            argv = host_argv(game, seats, options, socket, seed, limits.takeover)
+            process = _start_host(argv, directory / f"{table_id}{LOG_SUFFIX}", host_environment(environment))
+            table = Table(table_id, game, tuple(seats), dict(options), creator, time.time(), process.pid, socket)
+            try:
+                write_sidecar(table, directory)
+            except OSError:
+                process.kill()
+                process.wait()
+                raise
+    except (OSError, TableError) as error:
+        _remove(table_id, directory)
+        if isinstance(error, TableError):
+            raise
+        raise TableError(f"the tables directory cannot be written ({os_error_text(error)})") from None
     deadline = time.monotonic() + START_TIMEOUT
     while not socket.exists():
         if process.poll() is not None or time.monotonic() > deadline:
@@ -283,6 +335,24 @@ def create_table(
             raise TableError(f"the table could not be started: {reason}")
         time.sleep(0.05)
     return table
+
+
+def _start_host(argv: list[str], log_path: Path, environment: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """The host process, detached, its output in its log (0600). OSError (with TableError's words
+    for a process that cannot be started) if it cannot be."""
+    descriptor = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as log:
+        try:
+            return subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,  # not hung up with the session of whoever made it
+                env=dict(environment),
+            )
+        except OSError as error:
+            raise TableError(f"the table could not be started ({os_error_text(error)})") from None
 
 
 def _last_line(path: Path) -> str:

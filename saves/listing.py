@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from saves.errors import SaveError
 from saves.ids import ID_RULE, is_match_id
 from saves.store import Loaded, SaveStore
 from saves.summary import round_text, scores_text, status_text, timestamp
+
+NO_BREAK = "\u00a0"
 
 
 @dataclass(frozen=True)
@@ -48,21 +51,38 @@ def format_listing(store: SaveStore) -> str:
     return "\n".join(lines)
 
 
-def format_entry(entry: Entry) -> list[str]:
+def format_entry(entry: Entry, width: int | None = None) -> list[str]:
+    """The lines for one match; with `width`, no line is longer (the date moves to a line of its
+    own, and the players wrap under their indent), so nothing wraps mid-phrase."""
     if entry.loaded is None:
         reason = entry.error.reason if entry.error is not None else "unknown"
-        return [f"{entry.match_id}  damaged: {reason}"]
+        return _fitted([f"{entry.match_id}  damaged: {reason}"], width)
     record = entry.loaded.record
     match = record.match
     state = match.state
-    lines = [
-        f"{entry.match_id}  {match.game.title}  {round_text(match)}  {status_text(match)}"
-        f"  last played {timestamp(record.updated)}",
-        f"    {scores_text(match, state.scores, kinds=True)}",
-    ]
+    first = f"{entry.match_id}  {match.game.title}  {round_text(match)}  {status_text(match)}"
+    played = f"last played {timestamp(record.updated)}"
+    if width is None or len(first) + 2 + len(played) <= width:
+        lines = [f"{first}  {played}"]
+    else:
+        lines = [first, f"    {played}"]
+    scores = scores_text(match, state.scores, kinds=True)
+    if width is not None:  # wrap between the players, never inside one's name and score
+        scores = ", ".join(part.replace(" ", NO_BREAK) for part in scores.split(", "))
+    lines.append(f"    {scores}")
     if entry.loaded.notice:
         lines.append(f"    note: {entry.loaded.notice}")
-    return lines
+    return _fitted(lines, width)
+
+
+def _fitted(lines: list[str], width: int | None) -> list[str]:
+    if width is None:
+        return lines
+    fitted = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()))
+        fitted += textwrap.wrap(line, width, subsequent_indent=indent or "    ") or [line]
+    return [line.replace(NO_BREAK, " ") for line in fitted]
 
 
 def latest_unfinished(found: list[Entry]) -> Entry | None:
@@ -71,3 +91,13 @@ def latest_unfinished(found: list[Entry]) -> Entry | None:
         if entry.loaded is not None and not entry.loaded.record.match.state.over:
             return entry
     return None
+
+
+def match_to_resume(store: SaveStore) -> Loaded | None:
+    """The latest unfinished match in `store`, loaded, to offer first; None if there is none or the
+    save directory cannot be read (there is then simply nothing to offer)."""
+    try:
+        entry = latest_unfinished(entries(store))
+    except SaveError:
+        return None
+    return entry.loaded if entry is not None else None

@@ -22,11 +22,13 @@ from saves.codec import decode, encode
 from saves.errors import SaveError
 from saves.format import MAX_FILE_SIZE, intact
 from saves.ids import ID_RULE, is_match_id
+from saves.os_errors import os_error_text
 from saves.record import SavedMatch
 
 HOME_VARIABLE = "DOMINOES_HOME"
 SUFFIX = ".dominoes"
 BACKUP_SUFFIX = SUFFIX + ".bak"
+REVIEW_SUFFIX = ".review.json"  # a finished review of the match (saves/review_sidecar.py)
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 3600  # a temporary file this old was left by a process that died mid-write
 
@@ -60,6 +62,9 @@ class SaveStore:
 
     def backup_path(self, match_id: str) -> Path:
         return self.directory / f"{match_id}{BACKUP_SUFFIX}"
+
+    def review_path(self, match_id: str) -> Path:
+        return self.directory / f"{match_id}{REVIEW_SUFFIX}"
 
     # -- finding ---------------------------------------------------------------------------------
     def ids(self) -> list[str]:
@@ -120,7 +125,7 @@ class SaveStore:
             if self.durable:
                 _fsync_directory(self.directory)
         except (OSError, SaveError) as error:
-            reason = error.reason if isinstance(error, SaveError) else error.strerror or str(error)
+            reason = error.reason if isinstance(error, SaveError) else os_error_text(error)
             raise SaveError(f"match {match_id} could not be saved ({reason})", str(main)) from None
         return main
 
@@ -162,9 +167,9 @@ class SaveStore:
                         path.unlink()
 
     def delete(self, match_id: str) -> list[Path]:
-        """Remove a match's save and its backup; the files removed."""
+        """Remove a match's save, its backup and its review; the files removed."""
         removed = []
-        for path in (self.path(match_id), self.backup_path(match_id)):
+        for path in (self.path(match_id), self.backup_path(match_id), self.review_path(match_id)):
             try:
                 path.unlink()
             except FileNotFoundError:

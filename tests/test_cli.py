@@ -122,3 +122,10 @@ def test_simulate_doubles_bad_arguments(capsys, argv, fragment):
     status, out, err = run(capsys, "simulate", "--game", "doubles", *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and fragment in err
+
+
+def test_simulate_and_tournament_count_one_match_in_the_singular(capsys):
+    assert main(["simulate", "--game", "moon", "--matches", "1", "--seed", "1", "--bots", "easy"]) == 0
+    assert "Three-player Moon: 1 match, 3 players" in capsys.readouterr().out
+    assert main(["tournament", "--game", "moon", "--bots", "easy,random", "--matches", "1", "--budget", "0.01"]) == 0
+    assert "1 duplicate set (3 games)" in capsys.readouterr().out

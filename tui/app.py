@@ -46,16 +46,19 @@ class DominoesApp(App[None]):
         match: Match | None = None,
         saved: Loaded | None = None,
         remote: TableClient | None = None,
+        notice: str | None = None,
     ) -> None:
         """`start`: begin a new match at once; `match`: open this match where it stands (saved as a
         new match); `saved`: go on with a loaded save (`dominoes --resume`); `remote`: play at the
-        table this client has joined (`dominoes join`), and end when leaving it."""
+        table this client has joined (`dominoes join`), and end when leaving it. `notice`: a warning
+        to show once the interface is up."""
         super().__init__()
         self.preferences = preferences if preferences is not None else load_preferences()
         self.start_settings = start
         self.start_match_object = match
         self.start_saved = saved
         self.start_remote = remote
+        self.start_notice = notice
         self.joined = remote is not None  # a `dominoes join` session: leaving its table ends the app
         self.settings: MatchSettings | None = None
         self.match: Match | None = None
@@ -80,6 +83,32 @@ class DominoesApp(App[None]):
             self.resume(self.start_saved)
         elif self.start_remote is not None:
             self.open_remote(self.start_remote)
+        if self.start_notice:
+            self.notify(self.start_notice, severity="warning", timeout=12, markup=False)
+
+    # -- served sessions -----------------------------------------------------------------------------
+    @property
+    def served(self) -> bool:
+        """A session served to a player who came in from elsewhere (over SSH): files this process
+        writes land in the server's account, where the player cannot reach them."""
+        from net.paths import is_served
+
+        return is_served()
+
+    def get_system_commands(self, screen: Any) -> Any:
+        """The palette's commands; in a served session without Screenshot (it would write into
+        the server account's Downloads folder)."""
+        for command in super().get_system_commands(screen):
+            if not (self.served and command.title == "Screenshot"):
+                yield command
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        if self.served:
+            self.notify("Screenshots are off here: the file would be saved on the server, out of your reach.")
+            return None
+        return super().deliver_screenshot(filename, path, time_format)
 
     def on_unmount(self) -> None:
         if self._bot_process is not None:
@@ -97,7 +126,15 @@ class DominoesApp(App[None]):
     def action_next_theme(self) -> None:
         current = self.theme if self.theme in THEMES else THEMES[-1]
         self.theme = THEMES[(THEMES.index(current) + 1) % len(THEMES)]
-        self.notify(f"Theme: {self.theme}", timeout=2)
+        self.tell(f"Theme: {self.theme}.")
+
+    def tell(self, words: str) -> None:
+        """A passing word: in the table's notice line, which never covers the hand, or a toast."""
+        set_notice = getattr(self.screen, "set_notice", None)
+        if callable(set_notice):
+            set_notice(words)
+        else:
+            self.notify(words, timeout=2)
 
     # -- matches ---------------------------------------------------------------------------------
     def start_match(self, settings: MatchSettings) -> None:
@@ -162,7 +199,7 @@ class DominoesApp(App[None]):
         except SaveError as error:
             if not self._save_failed:
                 self._save_failed = True
-                self.notify(f"The match is not being saved: {error}", severity="error", timeout=8)
+                self.notify(f"The match is not being saved: {error}", severity="error", timeout=8, markup=False)
         else:
             self._save_failed = False
 
@@ -172,7 +209,9 @@ class DominoesApp(App[None]):
 
         self.open_match(loaded.record.match, autosave=Autosave.resume(self.store, loaded))
         if loaded.notice:
-            self.notify(loaded.notice[0].upper() + loaded.notice[1:] + ".", severity="warning", timeout=10)
+            self.notify(
+                loaded.notice[0].upper() + loaded.notice[1:] + ".", severity="warning", timeout=10, markup=False
+            )
 
     def save_copy(self) -> str | None:
         """Save the match in play as a new match (a new id); play goes on in the original. The new
@@ -186,9 +225,37 @@ class DominoesApp(App[None]):
         try:
             copy()
         except SaveError as error:
-            self.notify(f"The copy could not be saved: {error}", severity="error", timeout=8)
+            self.notify(f"The copy could not be saved: {error}", severity="error", timeout=8, markup=False)
             return None
         return copy.match_id
+
+    def show_review(
+        self, match: Match, match_id: str | None = None, seat: int | None = None, start_round: int | None = None
+    ) -> None:
+        """The review of `match` (saved as `match_id`; by default the match in play's own save), its
+        sidecar kept beside the save."""
+        from saves import SaveError
+        from tui.screens.review import ReviewScreen
+
+        if match_id is None and self.autosave is not None and self.autosave.match is match:
+            match_id = self.autosave.match_id
+            if not self.autosave.path.exists():
+                try:
+                    self.autosave(match)  # a match opened where it stood is saved with its first move: now
+                except SaveError:
+                    match_id = None  # no save to keep the review beside
+        path = self.store.review_path(match_id) if match_id is not None else None
+        self.push_screen(ReviewScreen(match, match_id, path, seat, start_round))
+
+    def play_from(self, match: Match) -> None:
+        """Open `match`, branched from a review, as a new match with its own save, written at once."""
+        from saves import SaveError
+
+        self.open_match(match)
+        try:
+            self.autosave(match)  # type: ignore[misc]
+        except SaveError as error:
+            self.notify(f"The match is not being saved: {error}", severity="error", timeout=8, markup=False)
 
     def show_load(self) -> None:
         from tui.screens.load import LoadScreen

@@ -8,21 +8,24 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 
 class ScreenActions(Provider):
-    """Lists the active screen's bindings (those usable now), so every key is also a command."""
+    """Lists the active screen's bindings (those usable now), so every key is also a command; a
+    binding's tooltip, where it has one, names it better than its footer word; the ones Textual's own
+    commands already offer under the same name (Theme, Quit) only once."""
 
     def _commands(self) -> list[tuple[str, str, object]]:
         commands = []
-        seen = set()
+        seen = {command.title for command in self.app.get_system_commands(self.screen)}
         for key, active in self.screen.active_bindings.items():
             binding = active.binding
-            if not active.enabled or not binding.description or binding.description in seen:
+            title = binding.tooltip or binding.description
+            if not active.enabled or not title or title in seen:
                 continue
             if binding.action.startswith("app.command_palette") or binding.action == "command_palette":
                 continue
-            seen.add(binding.description)
+            seen.add(title)
             shown = binding.key_display or key
             runner = partial(self.app.run_action, binding.action, active.node)
-            commands.append((binding.description, f"key: {shown}", runner))
+            commands.append((title, f"key: {shown}", runner))
         return commands
 
     async def discover(self) -> Hits:

@@ -39,6 +39,12 @@ class Host(Protocol):
 
     def show_load(self) -> None: ...
 
+    def show_review(
+        self, match: Match, match_id: str | None = None, seat: int | None = None, start_round: int | None = None
+    ) -> None: ...
+
+    def play_from(self, match: Match) -> None: ...
+
 
 def host(node: DOMNode) -> Host:
     """The application `node` belongs to, seen through what the screens need of it."""

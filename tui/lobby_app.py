@@ -1,9 +1,10 @@
 """The lobby application: what an SSH connection runs (`dominoes lobby --name NAME`).
 
 It is the whole interface with the lobby in place of the title screen: tables to join or open,
-a match alone against bots, or bots watched playing on their own. Joining a table ends this app
-with a `JoinRequest`; `dominoes lobby` then runs `dominoes join` in the same terminal and comes
-back to the lobby afterwards.
+a match alone against bots (saved, like every match, in the player's own folder: resumed or loaded
+from the lobby), or bots watched playing on their own. Joining a table ends this app with a
+`JoinRequest`; `dominoes lobby` then runs `dominoes join` in the same terminal and comes back to
+the lobby afterwards.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from core import GAME_NAMES
 from tui.app import STYLES, DominoesApp
-from tui.preferences import Preferences, load_preferences
+from tui.preferences import Preferences, load_preferences, save_preferences
 from tui.screens.lobby import LobbyScreen
 from tui.settings import MatchSettings, build_settings
 
 if TYPE_CHECKING:
+    from net.limits import ServerLimits
     from tui.screens.table import TableScreen
 
 AUTOPILOT_EVERY = 0.25  # seconds between looks for a round-over or game-over screen to go past
@@ -55,8 +57,10 @@ class LobbyApp(DominoesApp):
         speed: str | None = None,
         notice: str | None = None,
         preferences: Preferences | None = None,
+        limits: ServerLimits | None = None,
     ) -> None:
         prefs = preferences if preferences is not None else load_preferences()
+        self._kept_speed = prefs.bot_speed  # a --speed for this session (`watch SPEED`) is not kept
         prefs = replace(
             prefs,
             names=(player_name, *prefs.names[1:]),
@@ -65,6 +69,7 @@ class LobbyApp(DominoesApp):
         )
         super().__init__(preferences=prefs)
         self.player_name = player_name
+        self.limits = limits  # the server's caps on tables, and its tables' takeover delay
         self.watching = watch
         self.notice = notice
         self.rng = random.Random()
@@ -73,15 +78,16 @@ class LobbyApp(DominoesApp):
     def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
         return LobbyScreen(self.player_name, self.notice)
 
+    def set_preferences(self, **changes: Any) -> None:
+        """Kept in the player's own folder (a served session's data directory is theirs alone)."""
+        self.preferences = replace(self.preferences, **changes)
+        self._kept_speed = changes.get("bot_speed", self._kept_speed)
+        save_preferences(replace(self.preferences, bot_speed=self._kept_speed))
+
     def on_mount(self) -> None:
         self.set_interval(AUTOPILOT_EVERY, self._autopilot)
         if self.watching:
             self.watch()
-
-    def set_preferences(self, **changes: Any) -> None:
-        """Kept for this session only: one data directory serves everyone who comes in over SSH,
-        and one player's theme or names are not another's."""
-        self.preferences = replace(self.preferences, **changes)
 
     # -- watching bots ---------------------------------------------------------------------------
     def watch(self) -> None:

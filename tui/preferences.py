@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.seats import check_name
 from saves.json_file import load_json_file
 
 MAX_BYTES = 64 * 1024  # a preferences file is a few hundred bytes; refuse to read anything huge
@@ -21,7 +22,6 @@ FILE_NAME = "preferences.json"
 BOT_SPEEDS = ("instant", "normal", "slow")
 SPEED_DELAYS = {"instant": 0.0, "normal": 0.7, "slow": 1.8}  # seconds a bot's move stays "thinking"
 MAX_SEATS = 8
-MAX_NAME = 20
 
 
 def default_names() -> tuple[str, ...]:
@@ -56,7 +56,7 @@ class Preferences:
         return Preferences(
             theme=theme if isinstance(theme, str) and 0 < len(theme) <= 64 else base.theme,
             bot_speed=speed if speed in BOT_SPEEDS else base.bot_speed,
-            names=_strings(data.get("names"), base.names, MAX_NAME),
+            names=_names(data.get("names"), base.names),
             seats=_strings(data.get("seats"), base.seats, 32),
         )
 
@@ -69,6 +69,18 @@ def _strings(value: Any, fallback: tuple[str, ...], longest: int) -> tuple[str, 
         item if 0 < len(item) <= longest else fallback[i]
         for i, item in enumerate(cleaned + [""] * (MAX_SEATS - len(cleaned)))
     )
+
+
+def _names(value: Any, fallback: tuple[str, ...]) -> tuple[str, ...]:
+    """The names kept for the new-match form: any that is not a valid name (a file may say
+    anything) falls back to its default."""
+    names = list(_strings(value, fallback, 64))
+    for index, name in enumerate(names):
+        try:
+            names[index] = check_name(name)
+        except ValueError:
+            names[index] = fallback[index]
+    return tuple(names)
 
 
 def config_dir() -> Path:

@@ -14,12 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from core import get_game
 from core.bots import BOT_LEVELS
-from core.seats import Seat
+from core.seats import Seat, check_name
 
 if TYPE_CHECKING:
     from core.match import Match
-
-MAX_NAME = 20
 
 
 @dataclass(frozen=True)
@@ -74,11 +72,10 @@ def build_settings(
     seats = []
     for index, kind_text in enumerate(kinds):
         kind, level = seat_kind(kind_text)
-        name = (names[index] if index < len(names) else "").strip() or default_name(index, kind, level)
-        if len(name) > MAX_NAME:
-            raise ValueError(f"a name has at most {MAX_NAME} characters: {name[:MAX_NAME]}…")
+        given = (names[index] if index < len(names) else "").strip()
+        name = check_name(given) if given else default_name(index, kind, level)
         seats.append(Seat(name, kind, level))
-    if len({seat.name for seat in seats}) != len(seats):
+    if len({seat.name.casefold() for seat in seats}) != len(seats):
         raise ValueError("every player needs a different name")
     if seed is not None and (type(seed) is not int or seed < 0):
         raise ValueError(f"the seed is a whole number from 0 up, not {seed!r}")

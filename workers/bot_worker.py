@@ -15,6 +15,7 @@ import os
 import random
 import struct
 import sys
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 import msgpack
@@ -85,10 +86,14 @@ def decide(mirror: MatchMirror, request: dict[str, Any]) -> dict[str, Any]:
 NICENESS = 10  # below the interface: on a busy machine a key press is served before a search
 
 
-def main() -> int:
+def lower_priority(niceness: int) -> None:
     with contextlib.suppress(AttributeError, OSError):  # os.nice is POSIX only
-        os.nice(NICENESS)
-    mirror = MatchMirror()
+        os.nice(niceness)
+
+
+def serve(answer: Callable[[Any], Any]) -> int:
+    """Answer each frame on standard input with a frame on standard output until the input ends
+    (0); a frame that cannot be read is answered with an error and ends the process (1)."""
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         try:
@@ -98,7 +103,13 @@ def main() -> int:
             return 1
         if request is None:
             return 0
-        write_frame(stdout, decide(mirror, request))
+        write_frame(stdout, answer(request))
+
+
+def main() -> int:
+    lower_priority(NICENESS)
+    mirror = MatchMirror()
+    return serve(lambda request: decide(mirror, request))
 
 
 if __name__ == "__main__":

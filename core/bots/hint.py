@@ -23,11 +23,11 @@ from core.bots.medium import MediumBot
 from core.moves import Bid, Discard, Draw, Move, Pass, Play, Trump
 from core.places import place_of
 from core.tiles import Tile
-from core.words import a_number, count_word
+from core.words import article, count_word
 
 HINT_WORLDS = 16  # sampled deals per hint: enough to rank the moves; 0.1 s typical, 1 s at worst (measured)
 HINT_BUDGET = 3.0  # seconds; reached only on a machine far slower than the one this was tuned on
-EVEN = 0.05  # points a round: a smaller lead than this is no lead
+EVEN = 0.05  # points a round (a hand in Moon): a smaller lead than this is no lead
 
 Forced = Callable[[Any, Move], str | None]
 
@@ -119,10 +119,8 @@ def _play_features(view: Any, legal: tuple[Move, ...], move: Play) -> str:
     showing = _showing(view, move)
     far = tile.other(showing) if showing is not None and showing in tile else None
     if far is not None and not tile.is_double and held[far] >= 2:
-        return (
-            f"it leaves {a_number(far)} open, and you hold {count_word(held[far])} more tiles with {a_number(far)}"
-            " to follow it"
-        )
+        number = article(str(far))
+        return f"it leaves {number} open, and you hold {count_word(held[far])} more tiles with {number} to follow it"
     # A number the other plays would spend and this one keeps.
     spent = Counter(
         n for m in legal if type(m) is Play and m.tile is not tile for n in {m.tile.low, m.tile.high} if n not in tile
@@ -147,7 +145,8 @@ def _evidence(view: Any, legal: tuple[Move, ...], means: list[float], worlds: in
         return f"in {deals} no move did clearly better"
     runner_up = move_words(view, legal[second])
     runner_up = runner_up[0].lower() + runner_up[1:]
-    return f"in {deals} it did best, {lead:.1f} points a round better than the next best move ({runner_up})"
+    per = "a hand" if view.game == "moon" else "a round"  # Moon is scored by the hand (MN-17)
+    return f"in {deals} it did best, {lead:.1f} points {per} better than the next best move ({runner_up})"
 
 
 # The easy players' reasons for Doubles and Moon, with the rules they rest on.
@@ -170,6 +169,8 @@ def explain(view: Any, legal: tuple[Move, ...], move: Move, means: list[float], 
     """The reason for `move`, chosen from `legal` with these mean values over `worlds` worlds."""
     chosen = legal.index(move)
     sentence = _game_reason(view, legal, move)
+    if sentence is None and view.game == "moon":
+        sentence = hint_moon.reason(view, legal, move)  # tricks, trumps and suits, never pips (MN-5)
     if sentence is not None:
         evidence = _evidence(view, legal, means, worlds, chosen)
         return f"{sentence.rstrip('.')}; {evidence}." if evidence else sentence

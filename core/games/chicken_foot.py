@@ -25,7 +25,7 @@ from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
 from core.state_info import hands_property, info_properties
 from core.tiles import CARRYING, DOUBLE_NINE, TILE_BIT, Tile, mask_of, pip_total, tiles_in
-from core.words import a_number, count_word, ends_showing
+from core.words import article, count_word, ends_showing
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -448,9 +448,9 @@ class ChickenFoot(NamedPlaces, Game):
             return IllegalMove("CF-10", "fill a chicken foot's toes one at a time, first to last")
         number = board.lines[target].open
         if board.empty_ends and board.lines[target].parent == CENTRE:
-            return IllegalMove("CF-6", f"a new train on the {board.centre} needs a tile with {a_number(number)}")
+            return IllegalMove("CF-6", f"a new train on the {board.centre} needs a tile with {article(str(number))}")
         if board.empty_ends:
-            return IllegalMove("CF-10", f"a toe on the {board.base_double(target)} must carry {a_number(number)}")
+            return IllegalMove("CF-10", f"a toe on the {board.base_double(target)} must carry {article(str(number))}")
         return IllegalMove(
             "CF-8", f"the {tile} does not match the {number} at the end of {self.line_name(board, target)}"
         )
@@ -497,7 +497,7 @@ class ChickenFoot(NamedPlaces, Game):
     def view(self, state: ChickenFootState, seat: int) -> ChickenFootView:
         info = state.info
         if type(seat) is not int or not 0 <= seat < info.players:
-            raise ValueError(f"there is no seat {seat!r} at {a_number(info.players)}-player table")
+            raise ValueError(f"there is no seat {seat!r} at {article(str(info.players))}-player table")
         hands = state.hands
         round_over = (info.chance or info.over) and info.round > 0
         return ChickenFootView(

@@ -33,7 +33,7 @@ from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
 from core.options import Options, OptionSpec
 from core.state_info import hands_property, info_properties
 from core.tiles import TILE_BIT, Tile, mask_of, per_bit, tiles_in
-from core.words import a_number, listing
+from core.words import article, listing
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -505,8 +505,8 @@ class Moon(Game):
             return IllegalMove("MN-15", f"a trump was led and you hold {shown}; you must follow with a trump")
         why = ""
         if table.led[TILE_BIT[tile]] == TRUMP and suit in tile:
-            why = f" (the {tile} is a trump, not {a_number(suit)})"
-        return IllegalMove("MN-15", f"{a_number(suit)} was led and you hold {shown}; you must follow suit{why}")
+            why = f" (the {tile} is a trump, not {article(str(suit))})"
+        return IllegalMove("MN-15", f"{article(str(suit))} was led and you hold {shown}; you must follow suit{why}")
 
     # -- words -------------------------------------------------------------------------------------
     def describe_move(

@@ -70,3 +70,38 @@ def test_moon_hint_is_the_easy_move_with_its_count(seed):
         else:
             assert reason.startswith((f"Play the {move.tile}", f"Lead the {move.tile}"))
     assert kinds == {Bid, Discard, Trump, Play}
+
+
+def test_moon_reasons_speak_of_tricks_and_suits_never_pips_for_every_move():
+    """Any move the hint may suggest in Moon gets a reason about the hand, in Moon's terms (MN-5:
+    there are no pips to shed in a trick-taking game)."""
+    from core.bots import hint_moon
+    from core.bots.hint import move_words
+
+    bids_of_21 = 0
+    for view, legal in decisions("moon", 3, {"target": 10}, 1):
+        for move in legal:
+            reason = hint_moon.reason(view, legal, move)
+            assert "pip" not in reason and reason.endswith(".")
+            words = move_words(view, move)
+            assert reason.startswith(
+                (words, f"Play the {getattr(move, 'tile', '')}", f"Lead the {getattr(move, 'tile', '')}",
+                 f"Lay aside the {getattr(move, 'tile', '')}", "Name ", "Choose no trump", "Pass")
+            )  # fmt: skip
+            assert ":" in reason and len(reason.split(":", 1)[1].strip()) > 10  # a reason follows the move
+            if move == Bid(21):
+                bids_of_21 += 1
+                assert "sure" in reason and "(MN-19)" in reason and "trump" in reason
+    assert bids_of_21 >= 1
+
+
+def test_moon_hint_counts_a_trump_only_in_the_trump_suit():
+    """MN-5: with fives trump the 1-5 is a trump and no longer a 1: "you hold three" 1s, not four."""
+    from core.bots.hint_moon import suit_counts
+    from core.games.moon_suits import TRUMP
+    from tests.helpers import tiles
+
+    counts = suit_counts(tuple(tiles("1-5 1-1 1-3 1-4 2-6")), 5)
+    assert counts[1] == 3 and counts[TRUMP] == 1 and counts[5] == 0
+    assert counts[3] == 1 and counts[4] == 1  # a non-double belongs to both its numbers' suits (MN-3)
+    assert suit_counts(tuple(tiles("1-5 1-1")), "doubles")[1] == 1  # MN-6: the 1-1 is a trump, the 1-5 a 1

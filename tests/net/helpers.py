@@ -85,14 +85,17 @@ class RawClient:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+        self.welcome: dict[str, Any] = {}
 
     @classmethod
-    async def connect(cls, address: Address, name: str | None = None) -> RawClient:
+    async def connect(cls, address: Address, name: str | None = None, token: str | None = None) -> RawClient:
+        """Connected; with a `name`, seated (with `token`, the seat that key opens)."""
         client = cls(*await open_connection(address))
         if name is not None:
-            await client.send({"type": "hello", "name": name})
-            welcome = await client.receive()
-            assert welcome["type"] == "welcome", welcome
+            hello = {"type": "hello", "name": name} | ({"token": token} if token is not None else {})
+            await client.send(hello)
+            client.welcome = await client.receive()
+            assert client.welcome["type"] == "welcome", client.welcome
         return client
 
     async def send(self, message: dict[str, Any]) -> None:

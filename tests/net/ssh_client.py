@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import shutil
+import signal
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,6 +16,7 @@ from pathlib import Path
 import asyncssh
 
 from net.ssh_server import SSHFrontDoor
+from net.tables import list_tables, process_alive
 
 ESCAPES = re.compile(rb"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 TIMEOUT = 30.0
@@ -67,17 +71,25 @@ class Screen(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             raise AssertionError(f"{words!r} did not appear: {self.text()[-500:]!r}") from None
 
 
+def key_line(key: asyncssh.SSHKey, name: str) -> str:
+    """An authorized-keys line naming its player in its comment."""
+    return f"{key.export_public_key().decode().strip()} {name}\n"
+
+
 class Keys:
-    """A known client key (in the authorized-keys file) and a stranger's."""
+    """Client keys: alice's (`known`) and mallory's, each named in the authorized-keys file, and a
+    stranger's, which is not in it."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.known = directory / "known_key"
+        self.mallory = directory / "mallory_key"
         self.stranger = directory / "stranger_key"
-        key = make_key(self.known)
+        alice = make_key(self.known)
+        mallory = make_key(self.mallory)
         make_key(self.stranger)
         self.authorized = directory / "authorized_keys"
-        self.authorized.write_bytes(key.export_public_key())
+        self.authorized.write_text(key_line(alice, "alice") + key_line(mallory, "mallory"))
 
 
 @asynccontextmanager
@@ -113,3 +125,12 @@ async def open_terminal(
 
 def remove(home: Path) -> None:
     shutil.rmtree(home, ignore_errors=True)
+
+
+def stop_tables(home: Path) -> None:
+    """End every table's host process under `home` (they outlive the sessions that opened them)."""
+    for table in list_tables(home / "tables"):
+        os.kill(table.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while process_alive(table.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)

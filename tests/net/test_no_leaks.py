@@ -19,11 +19,12 @@ VIEW_KEYS = {
     "tricks", "taken", "scores", "records", "winners", "redeal",
 }  # fmt: skip
 MESSAGE_KEYS = {
-    "welcome": {"v", "type", "seat", "game", "players", "names", "seats", "options", "match_id"},
+    "welcome": {"v", "type", "seat", "game", "players", "names", "seats", "options", "match_id", "token"},
     "update": {"v", "type", "view", "legal", "names", "seats", "log", "cursor", "can_undo", "to_move", "thinking",
                "stand_ins"},
     "refused": {"v", "type", "reason", "rule"},
     "bye": {"v", "type", "reason"},
+    "notice": {"v", "type", "text"},
 }  # fmt: skip
 TILE_TEXTS = {tile: {f"{tile.low}-{tile.high}", f"{tile.high}-{tile.low}"} for tile in MOON_SET}
 
@@ -54,11 +55,16 @@ class LeakCheck:
         self.tiles_checked = 0
         self.frames = 0
         self.saw_widow = False
+        self.tokens: dict[int, str] = {}  # each seat's key, from its welcome
 
     def check(self, seat: int, frame: dict[str, Any]) -> None:
         self.frames += 1
         kind = frame["type"]
         assert set(frame) <= MESSAGE_KEYS[kind], f"unexpected fields in {kind}: {set(frame) - MESSAGE_KEYS[kind]}"
+        if kind == "welcome":
+            self.tokens[seat] = frame["token"]
+        others = [token for other, token in self.tokens.items() if other != seat]
+        assert not any(token in text for token in others for text in strings_in(frame)), "another seat's key"
         match = self.server.match
         if kind != "update":
             for text in strings_in(frame):  # a welcome or refusal names no tile of anyone else's

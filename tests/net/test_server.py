@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import stat
 import struct
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -43,7 +45,7 @@ def test_seats_by_name_and_refusals():
             ann = await TableClient.connect(str(server.address), "Ann")
             assert (ann.seat, ann.game, ann.players) == (0, "moon", 3)
             assert ann.snapshot is not None and ann.snapshot.view.seat == 0
-            with pytest.raises(ConnectionError, match="taken"):
+            with pytest.raises(ConnectionError, match="that seat is kept for its player"):
                 await TableClient.connect(str(server.address), "ann")
             with pytest.raises(ConnectionError, match="computer player"):
                 await TableClient.connect(str(server.address), "Bot 3")
@@ -98,7 +100,7 @@ def test_garbage_and_oversized_frames_disconnect_only_that_client():
             assert "not valid msgpack" in await bad.until_bye()
             await bad.close()
             await snapshot_where(ann, lambda s: s.seats[1] == "away")
-            huge = await RawClient.connect(server.address, "Ben")  # back at seat 1
+            huge = await RawClient.connect(server.address, "Ben", bad.welcome["token"])  # back at seat 1
             await huge.send_bytes(struct.pack(">I", MAX_FRAME + 1) + b"\x00" * 64)
             assert "over the limit" in await huge.until_bye()
             await huge.close()
@@ -110,7 +112,7 @@ def test_garbage_and_oversized_frames_disconnect_only_that_client():
             await unhello.send({"type": "move", "move": ["pass"]})
             assert "first message must be hello" in await unhello.until_bye()
             await unhello.close()
-            twice = await RawClient.connect(server.address, "Ben")
+            twice = await RawClient.connect(server.address, "Ben", bad.welcome["token"])
             await twice.send({"type": "hello", "name": "Ben"})
             assert "one hello" in await twice.until_bye()
             await twice.close()
@@ -137,7 +139,9 @@ def test_a_dropped_client_keeps_its_seat_and_reconnects():
                 await TableClient.connect(str(server.address), "Cy", seat=0)
             with pytest.raises(ConnectionError, match="full"):
                 await TableClient.connect(str(server.address), "Cy")
-            again = await TableClient.connect(str(server.address), "Ann")
+            with pytest.raises(ConnectionError, match="that seat is kept for its player"):
+                await TableClient.connect(str(server.address), "Ann")  # her name alone is not enough
+            again = await TableClient.connect(str(server.address), "Ann", token=ann.token)
             assert again.seat == 0 and again.snapshot.view.hand == hand
             await snapshot_where(ben, lambda s: s.seats[0] == "human")
             assert any("Ann is back at seat 1" in line for line in server.lines)
@@ -157,7 +161,7 @@ def test_a_bot_stands_in_after_the_timeout_and_the_seat_returns_to_its_player():
             moved = await snapshot_where(ben, lambda s: s.cursor > start and 0 in s.stand_ins)
             assert any(seat == 0 for seat, _ in moved.view.bids)
             assert moved.seats[0] == "away"
-            back = await TableClient.connect(str(server.address), "Ann")
+            back = await TableClient.connect(str(server.address), "Ann", token=ann.token)
             assert back.seat == 0 and back.snapshot.stand_ins == () and back.snapshot.seats[0] == "human"
             assert any("plays for Ann" in line for line in server.lines)
             await back.close()
@@ -238,8 +242,10 @@ def test_every_event_is_autosaved_and_a_resumed_match_is_hosted():
         store = SaveStore(directory, durable=False)
         match = moon_match("human,human,easy", seed_where(lambda seat: seat == 0))
         autosave = Autosave(store, match)
-        async with serving(match, autosave=autosave) as server:
+        keys = Path(directory) / "seat-keys" / f"{autosave.match_id}.json"
+        async with serving(match, autosave=autosave, keys_path=keys) as server:
             ann = await TableClient.connect(str(server.address), "Ann")
+            token = ann.token
             turn = await snapshot_where(ann, my_turn)
             await ann.send_move(turn.legal[0])
             await snapshot_where(ann, lambda s: s.cursor > turn.cursor)
@@ -248,11 +254,14 @@ def test_every_event_is_autosaved_and_a_resumed_match_is_hosted():
             await ann.close()
         loaded = store.load(autosave.match_id)
         resumed = loaded.record.match
-        async with serving(resumed, autosave=Autosave.resume(store, loaded)) as server:
+        assert stat.S_IMODE(keys.stat().st_mode) == 0o600 and token not in keys.read_text()  # only its hash
+        async with serving(resumed, autosave=Autosave.resume(store, loaded), keys_path=keys) as server:
             ben = await TableClient.connect(str(server.address), "Ben")
-            assert ben.seat == 1  # Ann's seat is open for her under her saved name
-            ann = await TableClient.connect(str(server.address), "Ann")
-            assert ann.seat == 0 and ann.match_id == autosave.match_id
+            assert ben.seat == 1  # Ann's seat is kept for her, under her saved name
+            with pytest.raises(ConnectionError, match="that seat is kept for its player"):
+                await TableClient.connect(str(server.address), "ANN")
+            ann = await TableClient.connect(str(server.address), "Ann", token=token)
+            assert ann.seat == 0 and ann.match_id == autosave.match_id and ann.token == token
             assert ann.snapshot.view == resumed.view(0) and ann.snapshot.cursor == saved.cursor
             await ann.close()
             await ben.close()

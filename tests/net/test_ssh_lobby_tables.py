@@ -4,11 +4,9 @@ with `dominoes join` in the same terminal, and comes back to the lobby, which li
 from __future__ import annotations
 
 import asyncio
-import os
-import time
 
-from net.tables import list_tables, process_alive
-from tests.net.ssh_client import Keys, connect, open_terminal, remove, running_door, short_home
+from net.tables import list_tables
+from tests.net.ssh_client import Keys, connect, open_terminal, remove, running_door, short_home, stop_tables
 
 
 def test_a_table_opened_from_the_lobby_over_ssh_is_played_and_listed(monkeypatch):
@@ -36,9 +34,5 @@ def test_a_table_opened_from_the_lobby_over_ssh_is_played_and_listed(monkeypatch
     try:
         asyncio.run(run())
     finally:
-        for table in list_tables(home / "tables"):
-            os.kill(table.pid, 15)
-            deadline = time.monotonic() + 10
-            while process_alive(table.pid) and time.monotonic() < deadline:
-                time.sleep(0.05)
+        stop_tables(home)
         remove(home)

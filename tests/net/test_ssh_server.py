@@ -16,20 +16,7 @@ import pytest
 
 from cli.main import main
 from net.ssh_keys import KeyFileError, load_authorized_keys
-from tests.net.ssh_client import TIMEOUT, Keys, connect, open_terminal, remove, running_door, short_home
-
-
-@pytest.fixture
-def home(monkeypatch):
-    directory = short_home()
-    monkeypatch.setenv("DOMINOES_HOME", str(directory))
-    yield directory
-    remove(directory)
-
-
-@pytest.fixture
-def keys(home):
-    return Keys(home)
+from tests.net.ssh_client import TIMEOUT, connect, open_terminal, running_door
 
 
 def window_size(fd: int) -> tuple[int, int]:
@@ -63,7 +50,7 @@ def test_a_known_key_gets_its_own_lobby_in_a_pty_of_its_own(home, keys):
             # One session at a time here: a second one is refused with a reason.
             _, second = await open_terminal(connection)
             await asyncio.wait_for(second.closed.wait(), TIMEOUT)
-            assert "the server is full (1 sessions in play)" in second.text()
+            assert "the server is full (1 session in play)" in second.text()
 
             # Quitting the lobby ends the session, with the child's exit status.
             channel.write(b"q")
@@ -197,6 +184,7 @@ def test_serve_ssh_on_a_port_in_use_says_so_in_one_line(home, keys, capsys):
 
 def test_a_damaged_host_key_is_one_line_not_a_traceback(home, keys, capsys):
     (home / "bad_key").write_text("not a key\n")
+    (home / "bad_key").chmod(0o600)
     code = main(["serve-ssh", "--authorized-keys", str(keys.authorized), "--host-key", str(home / "bad_key")])
     err = capsys.readouterr().err
     assert code == 1 and "the host key file" in err and "cannot be read" in err

@@ -148,7 +148,7 @@ def test_a_failed_write_raises_save_error_and_keeps_the_old_save(tmp_path, monke
     monkeypatch.setattr(os, "fsync", disk_full)
     with pytest.raises(SaveError) as caught:
         store.save(record_of(small_match(decisions=2), "m1"))
-    assert caught.value.reason == "match m1 could not be saved (No space left on device)"
+    assert caught.value.reason == "match m1 could not be saved (the disk is full)"
     assert store.path("m1").read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["m1.dominoes"]  # the temporary file is gone
 

@@ -1,97 +1,77 @@
-"""Positions deep into a round, played out by easy bots in the engine, for the board's tests.
-
-Each is a seeded match stopped at a moment the board must handle: the human (seat 1, "You") to
-move in a late 8-player Chicken Foot round just after a bot's double opened a chicken foot deep in
-the tree (CF-10); a Doubles round with spinners on spinners (DB-5); a Doubles hand whose one
-candidate end is locked (DB-7).
-"""
+"""Matches built for the interface tests: stacked Moon hands, and a Chicken Foot match played by
+easy bots into its last round."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
-from core import Match, Seat
+from core import Match
 from core.bots import get_bot
-from core.layout import CENTRE, Layout
-from core.moves import DRAW, Play
-from tui.widgets.board_tree import rows_of
-from workers.bot_process import decision_seed
+from core.games.moon_suits import DOUBLES, MOON_SET
+from core.moves import Bid, Deal, Discard, Trump
+from core.seats import Seat
+from tests.helpers import stacked_hands
 
-EASY = get_bot("easy")
-
-
-def depth(board: Layout, line_id: int) -> int:
-    """1 for a line on the centre, 2 for a line on a double closing one of those, and so on."""
-    levels = 1
-    while board.lines[line_id].parent != CENTRE:
-        line_id = board.lines[line_id].parent
-        levels += 1
-    return levels
+DOUBLE_TILES = "0-0 1-1 2-2 3-3 4-4 5-5 6-6"
+MOON_SEATS = (Seat("You"), Seat("easy 1", "bot", "easy"), Seat("easy 2", "bot", "easy"))
 
 
-def play_until(match: Match, stop: Callable[[Match], bool]) -> Match:
-    """Every seat played by the easy bot (the human's too) until `stop` holds at the human's turn.
-    Each decision is seeded as the table's bots seed theirs, so a table opened earlier in the match
-    sees the bots make the same moves."""
-    while not match.state.over:
+def moon_hand(match: Match, bidder: int, bid: int) -> None:
+    """One Moon hand: `bidder` holds the seven doubles, bids `bid` (the others pass), lays the
+    widow aside, names doubles trump and so takes all seven tricks (MN-6, MN-16)."""
+    state = match.state
+    first = 0 if state.round == 0 else match.game.deal(state, random.Random(0)).first  # MN-8
+    hands, stock = stacked_hands(MOON_SET, 3, 7, {bidder: DOUBLE_TILES})
+    match.apply(Deal(hands, stock, first))
+    while match.state.phase == "bidding":  # a 21 ends the bidding at once (MN-9)
+        match.apply(Bid(bid if match.state.to_move == bidder else 0))
+    match.apply(Discard(match.state.widow))
+    match.apply(Trump(DOUBLES))
+    while not match.state.chance and not match.state.over:
+        match.apply(match.legal_moves()[0])
+
+
+def moon_made_from_behind(hands_before: int = 4, target: int = 40) -> Match:
+    """Moon to `target`: easy 1 makes a bid of 7 in each of the first hands (28 after four), then
+    easy 2 bids 21 and makes it, which wins at once although easy 1 has the higher total (MN-19)."""
+    match = Match("moon", 3, {"target": target}, MOON_SEATS, seed=0)
+    for _ in range(hands_before):
+        moon_hand(match, 1, 7)
+    moon_hand(match, 2, 21)
+    assert match.state.over and match.state.winners == (2,)
+    return match
+
+
+def moon_many_hands(hands: int = 15) -> Match:
+    """Moon to 100 over many hands, the bids of 4 going round the table, then a 21 made by easy 2."""
+    match = Match("moon", 3, {"target": 100}, MOON_SEATS, seed=0)
+    for hand in range(hands):
+        moon_hand(match, hand % 3, 4)
+    moon_hand(match, 2, 21)
+    assert match.state.over and len(match.state.records) == hands + 1
+    return match
+
+
+def played_by_easy_bots(match: Match, seed: int, until: Callable[[Match], bool] | None = None) -> Match:
+    """Every seat's moves (human seats' too) chosen by the easy bot, until `until` holds or the
+    match is over."""
+    rng = random.Random(seed)
+    bot = get_bot("easy")
+    while not match.state.over and not (until is not None and until(match)):
         state = match.state
         if state.chance:
             match.deal()
-            continue
-        if state.to_move == 0 and stop(match):
-            return match
-        rng = random.Random(decision_seed(match, state.to_move))
-        match.apply(EASY.choose(match.view(state.to_move), match.legal_moves(), rng))
-    raise AssertionError("the position never came up")
+        else:
+            match.apply(bot.choose(match.view(state.to_move), match.legal_moves(), rng))
+    return match
 
 
-def bot_opened_a_deep_foot(match: Match) -> bool:
-    """A bot's double just opened a foot below the 15th line of the board (out of sight at 80x24
-    unless the board scrolls to it), two or more levels down the tree."""
-    state = match.state
-    last = match.events[-1]
-    if type(last) is not Play or not last.tile.is_double or not state.board.empty_ends:
-        return False
-    board = state.board
-    foot = board.lines[board.empty_ends[0]].parent
-    if foot == CENTRE or depth(board, foot) < 2:
-        return False
-    return next(index for index, row in enumerate(rows_of(board)) if foot in row.lines) >= 15
-
-
-def late_chicken_foot(seed: int = 104) -> Match:
-    """8 players, the last of two rounds: the human to move just after a bot's 1-1 opened a foot four
-    levels down, on the 17th line of 25 (seed 104)."""
-    seats = [Seat("You", "human"), *(Seat(f"Seat {n}", "bot", "easy") for n in range(2, 9))]
-    return play_until(Match("chicken-foot", 8, {"rounds": 2}, seats, seed), bot_opened_a_deep_foot)
-
-
-def nested_spinners(match: Match) -> bool:
-    """A spinner on a spinner's arm, and several ends where the human's tile fits."""
-    board = match.state.board
-    if board is None:
-        return False
-    nested = any(depth(board, line) >= 3 for line in range(len(board.lines)))
-    targets = {move.target for move in match.legal_moves() if type(move) is Play}
-    return nested and len(targets) >= 2
-
-
-def doubles_with_nested_spinners(seed: int = 0) -> Match:
-    seats = [Seat("You", "human"), Seat("Seat 2", "bot", "easy"), Seat("Seat 3", "bot", "easy")]
-    return play_until(Match("doubles", 3, {"target": 100}, seats, seed), nested_spinners)
-
-
-def locked_tile(match: Match) -> bool:
-    """The human holds a tile that only a locked end (DB-7) could take, and no tile fits an end."""
-    view = match.view(0)
-    board = view.board
-    if board is None or match.legal_moves()[0] != DRAW:
-        return False
-    locked = {board.lines[end].open for end in board.ends} - {n for n in range(7) if view.unlocked >> n & 1}
-    return any(locked & set(tile) for tile in view.hand)
-
-
-def doubles_with_a_locked_tile(seed: int = 0) -> Match:
-    seats = [Seat("You", "human"), Seat("Seat 2", "bot", "easy")]
-    return play_until(Match("doubles", 2, {"target": 100}, seats, seed), locked_tile)
+def chicken_foot_last_round(players: int = 4, seed: int = 3) -> Match:
+    """A ten-round Chicken Foot match played by easy bots (seat 1 too) until round 10 waits for
+    seat 1, who is human: the scorepad then holds nine rounds and the round in play."""
+    seats = (Seat("You"),) + tuple(Seat(f"Seat {seat}", "bot", "easy") for seat in range(2, players + 1))
+    match = Match("chicken-foot", players, {}, seats, seed=seed)
+    return played_by_easy_bots(
+        match, seed, lambda m: m.state.round == 10 and not m.state.chance and m.state.to_move == 0
+    )

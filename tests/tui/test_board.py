@@ -11,8 +11,8 @@ from rich.text import Text
 from core.layout import Layout
 from core.moves import DRAW, PASS, Play
 from core.tiles import Tile
+from tests.tui.board_positions import doubles_with_a_locked_tile, doubles_with_nested_spinners, late_chicken_foot
 from tests.tui.conftest import human_turn, match_of, table, wait_until
-from tests.tui.positions import doubles_with_a_locked_tile, doubles_with_nested_spinners, late_chicken_foot
 from tui.app import DominoesApp
 from tui.commands import ScreenActions
 from tui.preferences import Preferences

@@ -229,6 +229,8 @@ async def test_keys_the_server_owns_are_hidden():
             footer = {active.binding.action for active in screen.active_bindings.values()}
             assert {"draw", "pass_turn", "hint", "undo", "leave"} <= footer
             assert not {"redo", "speed", "save_copy"} & footer
+            await pilot.press("r")  # hidden, yet it answers
+            assert "no redo at a shared table" in str(screen.query_one("#notice").render())
 
 
 async def test_moon_bid_is_made_in_the_dialog():
@@ -257,11 +259,13 @@ async def test_a_bid_dialog_closes_when_the_table_does():
             assert remote_screen(app).check_action("decide", ()) is False  # no bid to make any more
 
 
-def one_decision_from_the_end() -> Match:
-    """A one-round match played by bots in the engine to its end, then taken back to the human
-    seat's last decision: the server hosts it where it stands."""
-    match = Match("chicken-foot", 2, {"rounds": 1}, seats("human", "easy"), seed=4)
-    bot, rng = get_bot("easy"), random.Random(4)
+def one_decision_from_the_end(table: tuple[Seat, ...] | None = None, seed: int = 4) -> Match:
+    """A one-round Chicken Foot match (seat 1 human, the others bots: `table`) played by bots in the
+    engine to its end, then taken back to the human seat's last decision: the server hosts it where
+    it stands."""
+    table = table or seats("human", "easy")
+    match = Match("chicken-foot", len(table), {"rounds": 1}, table, seed=seed)
+    bot, rng = get_bot("easy"), random.Random(seed)
     while not match.state.over:
         if match.state.chance:
             match.deal()
@@ -288,8 +292,10 @@ async def test_the_end_of_the_match_to_the_game_over_screen():
             await pilot.press("enter")
             await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), TIMEOUT)
             over = app.screen
-            winner = server.match.names[server.match.state.winners[0]]
-            assert winner in str(over.query_one("#over-headline").render())
+            winner = server.match.state.winners[0]
+            # The joined player is spoken to: "You win", or the winner's name.
+            expected = "You win." if winner == over.table.viewer else f"{server.match.names[winner]} wins."
+            assert expected in str(over.query_one("#over-headline").render())
             assert over.check_action("choose", ("rematch",)) is False  # the host's table, not ours to restart
             await pilot.press("q")
             await wait_until(pilot, lambda: not app.is_running, TIMEOUT)

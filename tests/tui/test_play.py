@@ -21,7 +21,7 @@ def check_reveal(screen: RoundOverScreen) -> None:
     hands = match.state.hands
     for seat in range(match.players):
         row = reveal.get_row_at(seat)
-        assert row[0] == match.names[seat]
+        assert str(row[0]) == match.names[seat]
         shown = str(row[1])
         assert all(f"{t.low}|{t.high}" in shown for t in hands[seat]) or (not hands[seat] and shown == "out")
         assert str(row[2]).startswith(str(match.state.round_scores[-1][seat]))

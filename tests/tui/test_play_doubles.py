@@ -71,7 +71,7 @@ async def test_a_whole_doubles_match_from_the_new_match_screen_to_game_over():
         winner = state.winners[0]
         assert state.scores[winner] == max(state.scores) >= 10
         assert standings(match)[0][1] == match.names[winner]
-        assert "highest total wins" in str(app.screen.query_one("#over-headline").render())
+        assert "(DB-13)" in str(app.screen.query_one("#over-reason").render())
 
 
 async def test_locked_numbers_are_marked_on_the_board_and_named_in_the_status():
@@ -97,8 +97,9 @@ async def test_locked_numbers_are_marked_on_the_board_and_named_in_the_status():
             number = board.lines[end].open
             label = str(tree._line_nodes[end].label)
             assert f"locked: {number}-{number} only" in label  # DB-7
-        scorepad = screen.query_one(Scorepad)
-        assert scorepad.row_count >= 2  # the round in play and the totals
+        lines = screen.query_one(Scorepad).text().splitlines()
+        assert lines[-2].split()[1:] == ["…"] * match.players  # the round in play
+        assert lines[-1].split() == ["Σ", *map(str, view.scores)]
 
 
 async def test_the_opening_double_is_played_from_the_hand():

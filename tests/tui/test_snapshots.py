@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from tests.tui.board_positions import late_chicken_foot
 from tests.tui.conftest import finished_round, human_turn, quick_app, quick_settings, take_a_turn, wait_until
-from tests.tui.positions import late_chicken_foot
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.screens.game_over import GameOverScreen
@@ -135,3 +135,65 @@ def test_load_screen(snap_compare, monkeypatch):
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_scorepad_in_round_10_at_80x24(snap_compare):
+    """The last round of a ten-round Chicken Foot match: the oldest rounds folded into one line,
+    every player's column and the totals in sight, no scrollbar."""
+    from tests.tui.positions import chicken_foot_last_round
+
+    app = DominoesApp(match=chicken_foot_last_round(), preferences=Preferences(bot_speed="instant"))
+    assert snap_compare(app, run_before=at_human_turn, terminal_size=(80, 24))
+
+
+def test_moon_game_over_after_a_made_21_at_80x24(snap_compare):
+    """MN-19: easy 2 makes 21 from behind; the headline, the reason and the standings agree."""
+    from tests.tui.positions import moon_made_from_behind
+
+    app = DominoesApp(match=moon_made_from_behind(), preferences=Preferences(bot_speed="instant"))
+
+    async def to_game_over(pilot):
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundOverScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, GameOverScreen))
+
+    assert snap_compare(app, run_before=to_game_over, terminal_size=(80, 24))
+
+
+HOT_SEAT_NAMES = ("Ana", "Ben", "Cy")
+
+
+def test_hot_seat_start_at_80x24(snap_compare):
+    """Seed 3: the bot plays first; then the first human's pass screen, before any hand shows."""
+    from tui.screens.pass_device import PassScreen
+
+    settings = quick_settings(kinds=("human", "human", "bot:easy"), names=HOT_SEAT_NAMES, seed=3)
+
+    async def to_pass_screen(pilot):
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PassScreen))
+
+    assert snap_compare(quick_app(settings), run_before=to_pass_screen, terminal_size=(80, 24))
+
+
+def test_hot_seat_resume_at_80x24(snap_compare):
+    """A saved hot-seat match resumed (dominoes --resume) on Ana's turn: her pass screen first."""
+    import random
+
+    from cli.play_commands import resume_save
+    from core.bots import get_bot
+    from saves import Autosave, SaveStore
+    from tui.screens.pass_device import PassScreen
+
+    match = quick_settings(kinds=("human", "human", "bot:easy"), names=HOT_SEAT_NAMES, seed=2).new_match()
+    match.deal()  # seed 2: Ana plays first; everyone plays as the easy bot would, twice round
+    bot = get_bot("easy")
+    rng = random.Random(2)
+    while match.cursor < 7 or match.state.to_move != 0:
+        match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    Autosave(SaveStore(), match)()
+    app = DominoesApp(saved=resume_save(""), preferences=Preferences(bot_speed="instant"))
+
+    async def to_pass_screen(pilot):
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, PassScreen))
+
+    assert snap_compare(app, run_before=to_pass_screen, terminal_size=(80, 24))

@@ -43,7 +43,7 @@ def test_doubles_table_80x24(snap_compare):
 def test_doubles_nested_spinners_80x24(snap_compare):
     """Spinners on spinners: each arm named by its double, free sides folded, every end the picked
     tile fits marked "play here"."""
-    from tests.tui.positions import doubles_with_nested_spinners
+    from tests.tui.board_positions import doubles_with_nested_spinners
     from tui.app import DominoesApp
     from tui.preferences import Preferences
 

@@ -1,32 +1,46 @@
-"""Game over: the standings, the round-by-round table, the seed; rematch or a new match."""
+"""Game over: who won and by which rule, the standings, every round's scores, the seed; rematch or
+a new match."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Footer, Static
 
 from core import Match
-from tui.presentation import high_score_wins, scorepad_extras
+from tui.host import host
+from tui.outcome import Outcome, Standing, outcome
+from tui.presentation import scorepad_extras
 from tui.table_model import TableModel, as_table
-from tui.widgets.scorepad import Scorepad
+from tui.widgets.scorepad import ScoreSheet, ScoreTable
 
 
 def standings(source: Match | TableModel) -> list[tuple[int, str, int]]:
-    """(place, name, total), the best total first (the lowest, or the highest where scores go up);
-    equal totals share a place."""
+    """(place, name, total), the winners first, then the others by their totals (see tui.outcome)."""
     table = as_table(source)
-    totals = table.view().scores
-    sign = -1 if high_score_wins(table.game_name) else 1
-    order = sorted(range(table.players), key=lambda seat: (sign * totals[seat], seat))
-    rows = []
-    for seat in order:
-        place = 1 + sum(1 for other in totals if sign * other < sign * totals[seat])
-        rows.append((place, table.names[seat], totals[seat]))
-    return rows
+    return [(row.place, row.name, row.total) for row in match_outcome(table).standings]
+
+
+def match_outcome(table: TableModel) -> Outcome:
+    """The outcome seen from this screen: "you" is the viewer when one player alone sits here."""
+    view = table.view()
+    match: Match | None = getattr(table, "match", None)
+    alone = match is None or len(match.humans) == 1  # a joined table is its player's own screen
+    return outcome(table.game_name, view, table.names, table.viewer if alone else None)
+
+
+def standings_text(rows: list[Standing]) -> Text:
+    width = max(len("Player"), *(len(row.name) for row in rows))
+    text = Text(f"{'Place':<6} {'Player':<{width}} {'Total':>5}", style="bold")
+    for row in rows:
+        line = Text(f"\n{row.place:<6} ", style="bold" if row.place == 1 else "")
+        line.append(row.name)  # a player's own name: plain text, never markup
+        line.append(" " * (width - len(row.name)) + f" {row.total:>5}")
+        text.append_text(line)
+    return text
 
 
 class GameOverScreen(Screen[str]):
@@ -36,6 +50,7 @@ class GameOverScreen(Screen[str]):
         Binding("r", "choose('rematch')", "Rematch", id="over.rematch"),
         Binding("n", "choose('new')", "New match", id="over.new"),
         Binding("q", "choose('title')", "Title", id="over.title"),
+        Binding("v", "review", "Review", id="over.review"),
     ]
 
     def __init__(self, table: Match | TableModel) -> None:
@@ -43,39 +58,52 @@ class GameOverScreen(Screen[str]):
         self.table = as_table(table)
         self.view = self.table.view()
         self.match: Match | None = getattr(self.table, "match", None)  # a rematch needs the whole match
+        self.outcome = match_outcome(self.table)
 
     def compose(self) -> ComposeResult:
         table = self.table
         view = self.view
-        winners = [table.names[seat] for seat in view.winners]
-        headline = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
-        which = "highest" if high_score_wins(table.game_name) else "lowest"
-        if self.match is not None:
-            footnote = f"Seed {self.match.seed} · r: rematch with a new deal · n: new match"
-        else:
-            footnote = "n: new match · q: leave"
+        result = self.outcome
+        headline = Text(f"{table.game.title}: game over. ", style="bold")
+        headline.append(result.headline + ".", style="bold")  # names are plain text, never markup
+        extras = scorepad_extras(table.game_name, view)
+        sheet = ScoreSheet(table.names, view.round_scores, view.scores, winners=view.winners, **extras)
         with Vertical(id="over-box"):
-            yield Static(f"[b]{table.game.title}: game over.[/b] {headline} ({which} total wins)", id="over-headline")
-            yield DataTable(id="standings", cursor_type="none", show_cursor=False)
-            yield Scorepad(room=76, id="over-scorepad")
-            yield Static(footnote, id="over-seed")
+            yield Static(headline, id="over-headline")
+            yield Static(Text(result.reason), id="over-reason")
+            yield Static(standings_text(result.standings), id="standings")
+            yield ScoreTable(sheet, max(30, self.app.size.width - 2), id="over-scores")
+            yield Static(self.footnote(), id="over-seed")
         yield Footer()
 
+    def footnote(self, scrolls: bool = False) -> str:
+        parts = [f"Seed {self.match.seed} · r: a rematch with a new deal"] if self.match is not None else []
+        if scrolls:
+            parts.append("↑ ↓ PgUp PgDn: every round")
+        return " · ".join(parts)
+
     def on_mount(self) -> None:
-        table = self.query_one("#standings", DataTable)
-        table.add_columns("Place", "Player", "Total")
-        for place, name, total in standings(self.table):
-            style = "bold" if place == 1 else ""
-            table.add_row(Text(str(place), style=style), Text(name, style=style), Text(str(total), style=style))
-        view = self.view
-        self.query_one(Scorepad).show(
-            self.table.names, view.round_scores, view.scores, **scorepad_extras(self.table.game_name, view)
-        )
+        rounds = self.query_one("#score-rounds", VerticalScroll)
+        rounds.focus()  # End, PageUp and the arrows scroll the rounds at once
+        self.call_after_refresh(self._show_the_last_rounds)
+
+    def _show_the_last_rounds(self) -> None:
+        """The hand that decided the match is the last: start there, just above the totals."""
+        rounds = self.query_one("#score-rounds", VerticalScroll)
+        if rounds.max_scroll_y > 0:
+            rounds.scroll_end(animate=False, immediate=True)
+            self.query_one("#over-seed", Static).update(self.footnote(scrolls=True))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("rematch",):
             return self.match is not None  # a table across the network is the host's to restart
+        if action == "review":
+            return self.match is not None  # a table across the network has only this seat's view
         return True
+
+    def action_review(self) -> None:
+        if self.match is not None:
+            host(self).show_review(self.match)
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

@@ -1,12 +1,17 @@
-"""The lobby: the tables open on this server, to join or to open; or a match alone against bots,
-or bots watched playing on their own."""
+"""The lobby: what the player can go on with, then the tables open on this server, to join or to
+open; or a match alone against bots, or bots watched playing on their own.
+
+The first row offers the player's latest unfinished match (Enter resumes it, exactly where it
+was, even after a lost connection); then come the tables where the player has a seat (shown as
+"you", away or not: Enter takes the seat back); then every other table.
+"""
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -16,9 +21,16 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from core import GAME_TITLES
+from tui.host import host
+
+if TYPE_CHECKING:
+    from saves import Loaded
 
 REFRESH_EVERY = 2.0  # seconds between looks at the tables directory
 LOBBY_TITLE = "Dominoes lobby"
+GAME_WIDTH = 19  # "▶ Three-player Moon"
+LOBBY_FRAME = 2 + 8 + 1  # the screen's padding, each column's padding, the scrollbar
+RESUME_ROW = "resume"
 
 
 def age_text(seconds: float) -> str:
@@ -29,14 +41,25 @@ def age_text(seconds: float) -> str:
     return f"{int(seconds // 3600)} h"
 
 
+@dataclass(frozen=True)
+class Row:
+    """One line of the lobby: the match to resume, or a table (and the player's seat there)."""
+
+    key: str
+    table: Any = None
+    seat: int | None = None
+
+
 class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "join", "Join", id="lobby.join"),
+        Binding("c", "resume", "Resume", id="lobby.resume"),
         Binding("n", "new_table", "New table", id="lobby.new"),
         Binding("a", "alone", "Play alone", id="lobby.alone"),
+        Binding("l", "load", "Load", id="lobby.load"),
         Binding("w", "watch", "Watch bots", id="lobby.watch"),
         Binding("r", "refresh", "Refresh", show=False, id="lobby.refresh"),
-        Binding("question_mark", "rules", "Rules", key_display="?", id="lobby.rules"),
+        Binding("question_mark", "rules", "Rules", key_display="?", show=False, id="lobby.rules"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -44,12 +67,15 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.player_name = player_name
         self.tables: list[Any] = []
+        self.latest: Loaded | None = None  # the player's latest unfinished match, offered first
+        self.rows: list[Row] = []
         self.first_notice = notice
         self.sub_title = "Lobby"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
-            yield Static(f"[b]{LOBBY_TITLE}[/b] · signed in as [b]{escape(self.player_name)}[/b]", id="lobby-heading")
+            heading = Text.assemble((LOBBY_TITLE, "bold"), " · signed in as ", (self.player_name, "bold"))
+            yield Static(heading, id="lobby-heading")
             yield DataTable(id="lobby-tables", cursor_type="row", zebra_stripes=True)
             yield Static("", id="lobby-empty")
             yield Static("", id="lobby-notice")
@@ -57,21 +83,39 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#lobby-tables", DataTable)
-        table.add_column("Game", key="game", width=18)
-        table.add_column("Seats", key="seats", width=36)
+        table.add_column("Game", key="game", width=GAME_WIDTH)
+        table.add_column("Seats", key="seats", width=self.seats_width())
         table.add_column("Open", key="open", width=4)
-        table.add_column("Opened", key="age", width=10)
+        table.add_column("Opened", key="age", width=8)
         if self.first_notice:
             self.set_notice(self.first_notice, error=True)
         self.action_refresh()
         self.set_interval(REFRESH_EVERY, self.action_refresh)
 
+    def seats_width(self) -> int:
+        """What the other columns leave of the screen: the seats wrap in it, never cut."""
+        return max(20, self.app.size.width - GAME_WIDTH - 4 - 8 - LOBBY_FRAME)
+
+    def on_screen_resume(self) -> None:
+        self.call_after_refresh(self.find_latest)  # back from a match: it may be over, or another one newer
+
     def set_notice(self, text: str, error: bool = False) -> None:
         notice = self.query_one("#lobby-notice", Static)
-        notice.update(escape(text))
+        notice.update(Text(text))
         notice.set_class(error, "error")
 
-    # -- the tables ------------------------------------------------------------------------------
+    # -- what there is ---------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="latest")
+    def find_latest(self) -> None:
+        """The player's latest unfinished match, read in a thread (loading replays every save)."""
+        from saves.listing import match_to_resume
+
+        self.app.call_from_thread(self.offer, match_to_resume(host(self).store))
+
+    def offer(self, loaded: Loaded | None) -> None:
+        self.latest = loaded
+        self.show_tables(self.tables)
+
     @work(thread=True, exclusive=True, group="tables")
     def action_refresh(self) -> None:
         from net.tables import list_tables
@@ -82,35 +126,59 @@ class LobbyScreen(Screen[None]):
     def show_tables(self, tables: list[Any]) -> None:
         self.tables = tables
         grid = self.query_one("#lobby-tables", DataTable)
-        chosen = self.chosen_table()
+        chosen = self.chosen_row()
+        rows = [Row(RESUME_ROW)] if self.latest is not None else []
+        seated = [(table, table.seat_of(self.player_name)) for table in tables]
+        rows += [Row(table.table_id, table, seat) for table, seat in seated if seat is not None]
+        rows += [Row(table.table_id, table) for table, seat in seated if seat is None]
+        self.rows = rows
         grid.clear()
         now = time.time()
-        for table in tables:
-            seats = Text(", ".join(table.seat_texts()))  # names are the players' own: never markup
-            grid.add_row(
-                GAME_TITLES.get(table.game, table.game),
-                seats,
-                str(table.open_seats),
-                age_text(now - table.created),
-                key=table.table_id,
-            )
-        if chosen is not None and chosen in [t.table_id for t in tables]:
-            grid.move_cursor(row=[t.table_id for t in tables].index(chosen))
+        for row in rows:
+            grid.add_row(*self._cells(row, now), key=row.key, height=None)  # as many lines as the seats take
+        keys = [row.key for row in rows]
+        if chosen is not None and chosen.key in keys:
+            grid.move_cursor(row=keys.index(chosen.key))
         empty = self.query_one("#lobby-empty", Static)
-        empty.display = not tables
+        empty.display = not rows
         empty.update("No tables yet. n: open one · a: play alone against bots · w: watch bots play")
         self.refresh_bindings()
 
-    def chosen_table(self) -> str | None:
+    def _cells(self, row: Row, now: float) -> tuple[Text, ...]:
+        """A row's cells, all plain Text: names (and anything from a sidecar or a save) are never markup."""
+        if row.key == RESUME_ROW:
+            from saves.summary import round_text
+
+            assert self.latest is not None
+            record = self.latest.record
+            match = record.match
+            return (
+                Text(f"▶ {match.game.title}", style="bold"),
+                Text(f"resume your match: {round_text(match)}"),
+                Text(""),
+                Text(age_text(now - record.updated)),
+            )
+        table = row.table
+        title = GAME_TITLES.get(table.game, table.game)
+        return (
+            Text(f"▶ {title}", style="bold") if row.seat is not None else Text(title),
+            Text(", ".join(table.seat_texts(self.player_name))),
+            Text(str(table.open_seats)),
+            Text(age_text(now - table.created)),
+        )
+
+    def chosen_row(self) -> Row | None:
         grid = self.query_one("#lobby-tables", DataTable)
-        if not self.tables or grid.row_count == 0:
+        if not self.rows or grid.row_count == 0:
             return None
-        row = grid.cursor_row
-        return self.tables[row].table_id if 0 <= row < len(self.tables) else None
+        index = grid.cursor_row
+        return self.rows[index] if 0 <= index < len(self.rows) else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "join":
-            return bool(self.tables)
+            return bool(self.rows)
+        if action == "resume":
+            return self.latest is not None
         return True
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -119,14 +187,32 @@ class LobbyScreen(Screen[None]):
 
     # -- actions ---------------------------------------------------------------------------------
     def action_join(self) -> None:
-        chosen = self.chosen_table()
-        table = next((t for t in self.tables if t.table_id == chosen), None)
-        if table is None:
+        """Go on with the row under the cursor: resume the match, take the player's seat back, or
+        take an open seat."""
+        row = self.chosen_row()
+        if row is None:
+            return
+        if row.key == RESUME_ROW:
+            self.action_resume()
+            return
+        table = row.table
+        if row.seat is not None:
+            self.app.join(str(table.socket), row.seat)  # type: ignore[attr-defined]
             return
         if table.open_seats == 0:
             self.set_notice("That table has no open seat.", error=True)
             return
         self.app.join(str(table.socket))  # type: ignore[attr-defined]
+
+    def action_resume(self) -> None:
+        if self.latest is not None:
+            latest, self.latest = self.latest, None
+            self.set_notice("")
+            host(self).resume(latest)
+
+    def action_load(self) -> None:
+        self.set_notice("")
+        host(self).show_load()
 
     def action_new_table(self) -> None:
         from tui.screens.new_table import NewTableScreen

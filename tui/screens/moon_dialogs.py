@@ -8,7 +8,7 @@ dismissed with the chosen move, or with None (Escape: look at the table; `b` reo
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,6 +22,18 @@ from core.games.moon_suits import DOUBLES, NO_TRUMP, is_trump, trump_name
 from core.moves import Bid, Move, Trump
 
 Hinter = Callable[[], tuple[Move, str]]
+
+
+class History(Protocol):
+    """What the dialog asks of the table behind it: whether undo and redo can act now."""
+
+    def can_undo(self) -> bool: ...
+
+    def can_redo(self) -> bool: ...
+
+
+UNDO = "undo"  # dismissed with these, the table undoes or redoes (the table's own keys)
+REDO = "redo"
 
 DIALOG_CSS = """
 MoonDialog {
@@ -74,20 +86,34 @@ def trump_label(move: Trump, hand: tuple[Any, ...]) -> str:
     return f"{name}: you hold {held} trump{'s' if held != 1 else ''}"
 
 
-class MoonDialog(ModalScreen[Move | None]):
+class MoonDialog(ModalScreen[Move | str | None]):
+    """Dismissed with the chosen move, None (Escape), or UNDO / REDO (the table's keys u and r,
+    which the footer below keeps offering)."""
+
     DEFAULT_CSS = DIALOG_CSS
     BINDINGS = [
         Binding("escape", "close", "Look at the table", id="dialog.close"),
         Binding("h", "hint", "Hint", id="dialog.hint"),
+        Binding("u", "history('undo')", "Undo", id="dialog.undo"),
+        Binding("r", "history('redo')", "Redo", id="dialog.redo"),
     ]
 
-    def __init__(self, title: str, moves: tuple[Move, ...], labels: list[str], note: str, hinter: Hinter) -> None:
+    def __init__(
+        self,
+        title: str,
+        moves: tuple[Move, ...],
+        labels: list[str],
+        note: str,
+        hinter: Hinter,
+        history: History | None = None,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.moves = moves
         self.labels = labels
         self.note = note
         self.hinter = hinter
+        self.history = history
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog-box"):
@@ -111,12 +137,23 @@ class MoonDialog(ModalScreen[Move | None]):
         move, reason = self.hinter()
         if move in self.moves:
             self.query_one(OptionList).highlighted = self.moves.index(move)
+        self.say(f"Hint: {reason}", "hint")
+
+    def action_history(self, which: str) -> None:
+        history = self.history
+        can = history is not None and (history.can_undo() if which == UNDO else history.can_redo())
+        if can:
+            self.dismiss(which)
+        else:
+            self.say(f"Nothing to {which}.\n{self.note}")  # the keys stay in sight
+
+    def say(self, words: str, kind: str = "") -> None:
         note = self.query_one("#dialog-note", Static)
-        note.update(Text(f"Hint: {reason}"))
-        note.add_class("hint")
+        note.update(Text(words))
+        note.set_class(kind == "hint", "hint")
 
 
-def bid_dialog(view: Any, legal: tuple[Move, ...], hinter: Hinter) -> MoonDialog:
+def bid_dialog(view: Any, legal: tuple[Move, ...], hinter: Hinter, history: History | None = None) -> MoonDialog:
     """MN-9: pass or beat the highest bid; MN-10 `force`: the last to speak may have to bid."""
     moves = tuple(move for move in legal if type(move) is Bid)
     highest = max((amount for _, amount in view.bids), default=0)
@@ -124,14 +161,15 @@ def bid_dialog(view: Any, legal: tuple[Move, ...], hinter: Hinter) -> MoonDialog
     if moves and moves[0] != Bid(0):
         note += " The others passed, so you must bid (MN-10)."
     note += "\nEnter choose · Esc look · h hint"
-    return MoonDialog("Your bid (MN-9)", moves, [bid_label(move) for move in moves], note, hinter)  # type: ignore[arg-type]
+    labels = [bid_label(move) for move in moves]  # type: ignore[arg-type]
+    return MoonDialog("Your bid (MN-9)", moves, labels, note, hinter, history)
 
 
-def trump_dialog(view: Any, legal: tuple[Move, ...], hinter: Hinter) -> MoonDialog:
+def trump_dialog(view: Any, legal: tuple[Move, ...], hinter: Hinter, history: History | None = None) -> MoonDialog:
     """MN-12: a number, doubles where the table allows them, or no trump; the most trumps first."""
     moves = tuple(move for move in legal if type(move) is Trump)
     allowed = any(move.suit == DOUBLES for move in moves)  # type: ignore[attr-defined]
     note = "" if allowed else "Doubles may not be trump here.\n"
     note += "Enter choose · Esc look · h hint"
     labels = [trump_label(move, view.hand) for move in moves]  # type: ignore[arg-type]
-    return MoonDialog("Name trump (MN-12)", moves, labels, note, hinter)
+    return MoonDialog("Name trump (MN-12)", moves, labels, note, hinter, history)

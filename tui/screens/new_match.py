@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -13,9 +13,24 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
 from core.options import OptionSpec
+from core.seats import MAX_NAME
 from tui.host import host
 from tui.preferences import MAX_SEATS
-from tui.settings import MAX_NAME, MatchSettings, build_settings
+from tui.settings import MatchSettings, build_settings
+
+
+class OnOff(Checkbox):
+    """A rule switch that reads "on" or "off", with a mark only when on: legible without colour
+    (a plain Checkbox shows the same "X" either way, told apart by colour alone)."""
+
+    def __init__(self, value: bool, *, id: str | None = None) -> None:
+        super().__init__("on" if value else "off", value=value, compact=True, id=id)
+        self.BUTTON_INNER = "X" if value else " "
+
+    def watch_value(self) -> None:
+        super().watch_value()
+        self.BUTTON_INNER = "X" if self.value else " "
+        self.label = "on" if self.value else "off"
 
 
 def seat_choices() -> list[tuple[str, str]]:
@@ -126,7 +141,7 @@ class NewMatchScreen(Screen[None]):
         default = spec.default_for(players) if value is None else value
         control: Input | Checkbox | Select
         if spec.kind == "bool":
-            control = Checkbox("on", value=bool(default), compact=True, id=f"option-{spec.name}")
+            control = OnOff(bool(default), id=f"option-{spec.name}")
         elif spec.kind == "choice":
             control = Select(
                 [(c, c) for c in spec.choices], value=default, allow_blank=False, compact=True, id=f"option-{spec.name}"
@@ -138,6 +153,16 @@ class NewMatchScreen(Screen[None]):
         label = Label(spec.name, classes="form-label")
         explanation = Static(f"[dim]{spec.explanation} ({spec.allowed(players)})[/dim]", classes="option-explanation")
         return Vertical(Horizontal(label, control, classes="form-row"), explanation, classes="option-row")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Mark the focused field's row (its label shows it): Textual's :focus-within is not
+        redrawn when focus leaves a row."""
+        for row in self.query(".form-row.-focused"):
+            row.remove_class("-focused")
+        for row in event.widget.ancestors:
+            if row.has_class("form-row"):
+                row.add_class("-focused")
+                break
 
     @on(Select.Changed, "#game")
     async def _game_changed(self, event: Select.Changed) -> None:

@@ -78,6 +78,7 @@ class NewTableScreen(NewMatchScreen):
                 settings.options,  # type: ignore[attr-defined]
                 self.player_name,
                 settings.seed,  # type: ignore[attr-defined]
+                limits=getattr(self.app, "limits", None),
             )
         except TableError as error:
             self.app.call_from_thread(self._failed, str(error))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
@@ -15,17 +15,21 @@ class PassScreen(Screen[None]):
 
     BINDINGS = [Binding("enter", "ready", "I'm ready", id="pass.ready", priority=True)]
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, why: str = "") -> None:
+        """`why`: what the player is called for, when it is not their turn to play (an undo)."""
         super().__init__()
         self.player = name
+        self.why = why
 
     def compose(self) -> ComposeResult:
+        message = Text("Pass to ")
+        message.append(self.player, style="bold")  # a player's own name: plain text, never markup
+        message.append(" — press Enter")
+        if self.why:
+            message.append(f"\n\n{self.why}")
+        message.append(f"\n\n(the table stays hidden until {self.player} is ready)", style="dim")
         with Middle(), Center():
-            name = escape(self.player)
-            yield Static(
-                f"Pass to [b]{name}[/b] — press Enter\n\n[dim](the table stays hidden until {name} is ready)[/dim]",
-                id="pass-message",
-            )
+            yield Static(message, id="pass-message")
         yield Footer()
 
     def action_ready(self) -> None:

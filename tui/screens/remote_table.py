@@ -3,7 +3,8 @@
 A worker reads the client's events: each snapshot redraws the table (and opens the round-over
 screen or Moon's dialogs when due); a refused move shows the rule's message, as at a local table;
 another player's undo request opens a dialog asking for this player's agreement; when the
-connection ends, one line says why and `q` leads out.
+connection ends, one line says why and `q` leads out. What the table tells every player (the
+match is not being saved...) shows as a notification.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from textual import work
 
 from core.moves import Move
 from net.client import TableClient
-from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult
+from net.messages import Closed, Notice, Refused, Snapshot, UndoAsked, UndoResult
 from tui.host import host
 from tui.remote_table import RemoteTable
 from tui.screens.moon_dialogs import MoonDialog
@@ -46,7 +47,7 @@ class RemoteTableScreen(BaseTableScreen):
                 return
             self.take(event)
 
-    def take(self, event: Snapshot | Refused | UndoAsked | UndoResult | Closed) -> None:
+    def take(self, event: Snapshot | Refused | UndoAsked | UndoResult | Notice | Closed) -> None:
         if isinstance(event, Snapshot):
             if event is not self.remote.snapshot:  # the first one came with the welcome
                 self.remote.update(event)
@@ -59,6 +60,9 @@ class RemoteTableScreen(BaseTableScreen):
             self.ask_undo(event.by)
         elif isinstance(event, UndoResult):
             self.undo_settled(event)
+        elif isinstance(event, Notice):
+            text = event.text[:1].upper() + event.text[1:]
+            self.app.notify(text, title="From the table", severity="warning", timeout=12, markup=False)
         else:
             self.connection_ended(event.reason)
 
@@ -88,7 +92,7 @@ class RemoteTableScreen(BaseTableScreen):
             return
         self.advance()
 
-    def status_notes(self, names: list[str]) -> list[str]:
+    def status_notes(self, names: tuple[str, ...]) -> list[str]:
         snapshot = self.remote.snapshot
         notes = []
         for seat, state in enumerate(snapshot.seats):
@@ -141,6 +145,12 @@ class RemoteTableScreen(BaseTableScreen):
 
     def action_redo(self) -> None:
         """The server keeps no redo history (the key is hidden)."""
+
+    def action_why_not(self, action: str) -> None:
+        if action == "redo":
+            self.set_notice("There is no redo at a shared table: the host keeps no redo history.")
+            return
+        super().action_why_not(action)
 
     # -- the end of the connection -------------------------------------------------------------------
     def connection_ended(self, reason: str) -> None:

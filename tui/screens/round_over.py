@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Static
 
 from core import Match
+from core.words import plural
+from tui.host import host
 from tui.presentation import high_score_wins
 from tui.table_model import TableModel, as_table
 from tui.widgets.dominoes import tile_text
@@ -23,7 +25,12 @@ def revealed_hands(view: Any) -> tuple[tuple, ...]:
     return view.revealed
 
 
-def round_headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
+def round_headline(game_name: str, names: tuple[str, ...], view: Any) -> Text:
+    """The round's outcome in a line: plain text (the names are the players' own, never markup)."""
+    return Text(_headline(game_name, names, view))
+
+
+def _headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
     if game_name == "moon":
         record = view.records[-1] if view.records and not view.redeal else None
         if record is None:
@@ -31,7 +38,7 @@ def round_headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
         outcome = "made it" if record.made else "went set"
         return (
             f"Hand {record.hand} over: {names[record.bidder]} bid {record.bid} and {outcome}"
-            f" with {record.tricks[record.bidder]} tricks"
+            f" with {plural(record.tricks[record.bidder], 'trick')}"
         )
     if view.went_out is not None:
         return f"Round {view.round} over: {names[view.went_out]} went out"
@@ -44,6 +51,7 @@ class RoundOverScreen(ModalScreen[str]):
     BINDINGS = [
         Binding("enter", "next", "Continue", id="round.next", priority=True),
         Binding("u", "undo", "Undo", id="round.undo"),
+        Binding("v", "review", "Review", id="round.review"),
     ]
 
     def __init__(self, table: Match | TableModel) -> None:
@@ -53,6 +61,7 @@ class RoundOverScreen(ModalScreen[str]):
         self.names = table.names
         self.view = table.view()  # as the round ended: a remote table may deal the next one meanwhile
         self.match: Match | None = getattr(table, "match", None)  # a local table's whole match
+        self.viewer = table.viewer
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -61,7 +70,7 @@ class RoundOverScreen(ModalScreen[str]):
             yield DataTable(id="reveal", cursor_type="none", show_cursor=False)
             following = "hand" if self.game_name == "moon" else "round"
             hint = "Enter: the final scores" if view.over else f"Enter: deal the next {following}"
-            yield Static(f"[dim]{hint} · u: undo the last move[/dim]", id="round-hint")
+            yield Static(Text(f"{hint} · u: undo the last move", style="dim"), id="round-hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -76,7 +85,7 @@ class RoundOverScreen(ModalScreen[str]):
         for seat, hand in enumerate(revealed_hands(view)):
             tiles = Text(" ").join(tile_text(tile) for tile in hand) if hand else Text("out", style="bold")
             mark = f" {WINNER_MARK}" if seat in winners else ""
-            table.add_row(self.names[seat], tiles, Text(f"{scores[seat]}{mark}"), Text(str(view.scores[seat])))
+            table.add_row(Text(self.names[seat]), tiles, Text(f"{scores[seat]}{mark}"), Text(str(view.scores[seat])))
         table.can_focus = False
 
     def _moon_rows(self, table: DataTable, scores: tuple[int, ...]) -> None:
@@ -87,7 +96,7 @@ class RoundOverScreen(ModalScreen[str]):
         for seat in range(view.players):
             mark = f" {BIDDER_MARK} bid {view.bid}" if seat == bidder else ""
             table.add_row(
-                self.names[seat],
+                Text(self.names[seat]),
                 Text(f"{view.taken[seat]}{mark}"),
                 Text(str(scores[seat])),
                 Text(str(view.scores[seat])),
@@ -99,3 +108,12 @@ class RoundOverScreen(ModalScreen[str]):
 
     def action_undo(self) -> None:
         self.dismiss("undo")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "review":
+            return self.match is not None  # a table across the network has only this seat's view
+        return True
+
+    def action_review(self) -> None:
+        if self.match is not None:
+            host(self).show_review(self.match, seat=self.viewer, start_round=self.view.round)

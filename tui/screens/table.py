@@ -48,6 +48,10 @@ class TableScreen(BaseTableScreen):
         self.match = match
         self.generation = 0  # bumped on undo/redo so a late bot answer is dropped
         self.asking_process: int | None = None  # the generation whose decision the bot process searches
+        # Hot seat: the human the table was last passed to, who has the keyboard now. None at the
+        # start, on reopening and after a round's end (everyone looked), so the first human hand
+        # to show is always behind its "Pass to" screen.
+        self.passed_to: int | None = None
 
     # -- reading the match ---------------------------------------------------------------------
     @property
@@ -74,15 +78,34 @@ class TableScreen(BaseTableScreen):
                 self.redraw()
                 self.start_bot(seat)
                 return
-            if seat != self.viewer and len(match.humans) > 1:
-                self.viewer = seat
-                self.waiting = True
-                self.app.push_screen(PassScreen(match.names[seat]), self._after_pass)
+            if self.hot_seat and seat != self.passed_to:
+                self.pass_to(seat, self._after_pass)
                 return
             self.viewer = seat
             self.redraw()
             self.offer_dialog()
             return
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several humans share this keyboard: each hand is shown only to its player."""
+        return len(self.match.humans) > 1
+
+    def hand_hidden(self) -> bool:
+        return self.hot_seat and self.passed_to != self.viewer
+
+    def pass_to(self, seat: int, then: Any, why: str = "") -> None:
+        """Hide the table behind a "Pass to" screen until `seat`'s player is at the keyboard."""
+        self.viewer = seat
+        self.passed_to = None
+        self.waiting = True
+        self.redraw()  # the hand under the pass screen is hidden already
+        self.app.push_screen(PassScreen(self.match.names[seat], why), lambda _: self._passed(seat, then))
+
+    def _passed(self, seat: int, then: Any) -> None:
+        self.passed_to = seat
+        self.redraw()
+        then(None)
 
     def _after_round(self, choice: str | None) -> None:
         self.waiting = False
@@ -92,6 +115,7 @@ class TableScreen(BaseTableScreen):
         if self.match.state.over:
             host(self).show_game_over(self.match)
             return
+        self.passed_to = None  # everyone looked at the round's end: pass again before a hand shows
         self.match.deal()
         self.recorded()
         self.set_notice("")
@@ -133,7 +157,9 @@ class TableScreen(BaseTableScreen):
             except BotError as error:
                 if generation != self.generation:
                     return  # cancelled by undo or redo
-                self.notify(f"The bot process failed ({error}); the bot thinks here instead.", severity="warning")
+                self.notify(
+                    f"The bot process failed ({error}); the bot thinks here instead.", severity="warning", markup=False
+                )
             finally:
                 if self.asking_process == generation:
                     self.asking_process = None
@@ -171,14 +197,50 @@ class TableScreen(BaseTableScreen):
 
     # -- the keys of a match at this keyboard ------------------------------------------------------
     def action_undo(self) -> None:
-        if not self.match.can_undo():
+        point = self.match.undo_point()
+        if point is None:
+            self.set_notice("Nothing to undo.")
+            return
+        owner = self.match.state_at(point).to_move
+        if self.hot_seat and owner != self.passed_to:
+            self.ask_to_undo(owner)
             return
         self.stop_bot()
         self.match.undo()
         self.after_cursor_move("Undone: back to your previous decision.")
 
+    def ask_to_undo(self, owner: int) -> None:
+        """Hot seat: an undo that takes back another human's move asks that human first, at the
+        keyboard, behind their pass screen; declined, the table goes back to the one who asked."""
+        from tui.screens.undo_dialog import UndoDialog
+
+        names = self.match.names
+        asker = self.passed_to
+        asking = names[asker] if asker is not None else "Someone at the table"
+        self.stop_bot()
+        detail = "It takes back your last move: you play it again."
+        why = f"{asking} asks to undo your last move."
+
+        def answered(accept: bool | None) -> None:
+            self.waiting = False
+            if accept:
+                self.match.undo()
+                self.after_cursor_move(f"Undone at {asking}'s request: back to your move.")
+            elif asker is not None and asker != owner:
+                self.pass_to(asker, lambda _: self.declined(names[owner]))
+            else:
+                self.declined(names[owner])
+
+        self.pass_to(owner, lambda _: self.app.push_screen(UndoDialog(asking, detail), answered), why)
+
+    def declined(self, name: str) -> None:
+        self.waiting = False
+        self.set_notice(f"{name} declined the undo.")
+        self.advance()
+
     def action_redo(self) -> None:
         if not self.match.can_redo():
+            self.set_notice("Nothing to redo.")
             return
         self.stop_bot()
         self.match.redo()
@@ -195,12 +257,12 @@ class TableScreen(BaseTableScreen):
         speed = BOT_SPEEDS[(BOT_SPEEDS.index(app.preferences.bot_speed) + 1) % len(BOT_SPEEDS)]
         app.set_preferences(bot_speed=speed)
         self.redraw_status()
-        self.notify(f"Bots now play at {speed} speed.", timeout=2)
+        self.set_notice(f"Bots now play at {speed} speed.")
 
     def action_save_copy(self) -> None:
         match_id = host(self).save_copy()
         if match_id is not None:
-            self.notify(f"Saved a copy as match {match_id}; play goes on here.", timeout=4)
+            self.set_notice(f"Saved a copy as match {match_id}; play goes on here.")
 
     def action_leave(self) -> None:
         self.stop_bot()

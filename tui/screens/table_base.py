@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -43,6 +42,7 @@ from tui.screens.rules import RulesScreen
 from tui.table_model import TableModel
 from tui.widgets import BoardTree, HandView, Scorepad
 from tui.widgets.move_log import MoveLog
+from tui.widgets.scorepad import ScoreSheet
 from tui.widgets.trick_view import TrickView
 
 DIALOG_PHASES = {"bidding": "bid", "trump": "name trump"}  # Moon's decisions made in a dialog
@@ -65,6 +65,14 @@ class BaseTableScreen(Screen[None]):
         Binding("question_mark", "rules", "Rules", key_display="?", id="table.rules"),
         Binding("escape", "focus_hand", "Hand", show=False, id="table.hand"),
         Binding("q", "leave", "Leave", id="table.leave"),
+        # A key greyed out in the footer still answers, with the reason it cannot act now: these
+        # come after the keys' own bindings, which Textual skips while check_action refuses them.
+        Binding("d", "why_not('draw')", show=False, id="table.draw_refused"),
+        Binding("p", "why_not('pass_turn')", show=False, id="table.pass_refused"),
+        Binding("h", "why_not('hint')", show=False, id="table.hint_refused"),
+        Binding("u", "why_not('undo')", show=False, id="table.undo_refused"),
+        Binding("r", "why_not('redo')", show=False, id="table.redo_refused"),
+        Binding("e", "why_not('next_end')", show=False, id="table.next_end_refused"),
     ]
 
     def __init__(self, table: TableModel) -> None:
@@ -142,10 +150,16 @@ class BaseTableScreen(Screen[None]):
         legal = self.table.legal_moves()
         make = bid_dialog if view.phase == "bidding" else trump_dialog
         self.waiting = True
-        self.app.push_screen(make(view, legal, lambda: hint(view, legal)), self._after_dialog)
+        self.app.push_screen(make(view, legal, lambda: hint(view, legal), self.table), self._after_dialog)
 
-    def _after_dialog(self, move: Move | None) -> None:
+    def _after_dialog(self, move: Move | str | None) -> None:
         self.waiting = False
+        if move == "undo":  # the table's own keys, pressed in the dialog
+            self.action_undo()
+            return
+        if move == "redo":
+            self.action_redo()
+            return
         if move is None:
             self.set_notice(f"Press b when you are ready to {DIALOG_PHASES[self.table.view().phase]}.")
             self.refresh_keys()
@@ -181,14 +195,21 @@ class BaseTableScreen(Screen[None]):
         view = table.view()
         legal = self.legal_for_viewer()
         hand = self.query_one(HandView)
-        playable = hand_tiles(legal)
-        hand.show(table.names[self.viewer], view.hand, playable, keep=hand.selected)
+        if self.hand_hidden():
+            hand.conceal("Hidden until it is passed to its player.")
+        else:
+            hand.show(table.names[self.viewer], view.hand, hand_tiles(legal), keep=hand.selected)
         self.redraw_board(view, legal, hand.selected)
         extras = scorepad_extras(self.game_name, view)
-        self.query_one(Scorepad).show(table.names, view.round_scores, view.scores, view.round or None, **extras)
+        sheet = ScoreSheet(table.names, view.round_scores, view.scores, view.round or None, **extras)
+        self.query_one(Scorepad).show(sheet)
         self.redraw_status()
         self.redraw_log()
         self.refresh_keys()
+
+    def hand_hidden(self) -> bool:
+        """Whether the viewer's hand must stay hidden now (hot seat: until it is passed to them)."""
+        return False
 
     def refresh_keys(self) -> None:
         """Grey out the keys that do nothing now; only when that changes (the footer is rebuilt)."""
@@ -213,35 +234,38 @@ class BaseTableScreen(Screen[None]):
         words = empty_board_words(name, view, self.table.names)
         board.show(view.board, board_marks(name, view, legal, selected), line_namer(name), words)
 
-    def status_notes(self, names: list[str]) -> list[str]:
-        """Facts a kind of table adds to the status line after whose turn it is."""
+    def status_notes(self, names: tuple[str, ...]) -> list[str]:
+        """Facts a kind of table adds to the status line after whose turn it is (plain text)."""
         return []
 
     def redraw_status(self) -> None:
+        """Built as Text, never markup: the names are the players' own and may hold anything."""
         table = self.table
-        names = [escape(name) for name in table.names]
+        names = table.names
         view = table.view()
-        parts = status_facts(self.game_name, view)
+        parts: list[Text | str] = list(status_facts(self.game_name, view))
         if view.over:
             parts.append("game over")
         elif view.chance:
             parts.append("round over")
         elif self.thinking is not None:
-            parts.append(f"[b]{names[self.thinking]} is thinking…[/b]")
+            parts.append(Text(f"{names[self.thinking]} is thinking…", style="bold"))
         elif view.to_move is not None:
             if view.to_move == self.viewer:
+                you = "" if table.names[view.to_move] == "You" else f", {names[view.to_move]}"
+                parts.append(Text(f"your turn{you}", style="bold"))
                 advice = turn_advice(self.game_name, view, self.legal_for_viewer())
-                parts.append(f"[b]your turn, {names[view.to_move]}[/b]")
                 if advice:
-                    parts.append(f"[b]{escape(advice)}[/b]")
+                    parts.append(Text(advice, style="bold"))
             else:
-                parts.append(f"[b]{names[view.to_move]}[/b] to play")
+                parts.append(Text.assemble((names[view.to_move], "bold"), " to play"))
         parts += self.status_notes(names)
         extra = status_extra(self.game_name, view)
+        line = Text(" · ").join(Text(part) if isinstance(part, str) else part for part in parts)
         status = self.query_one("#status", Static)
         width = status.content_region.width or self.app.size.width - 2  # before the first layout: the padding
-        hands = hand_sizes_line(table.names, view.hand_sizes, extra, width)
-        status.update(f"{' · '.join(parts)}\n{escape(hands)}")
+        line.append("\n" + hand_sizes_line(names, view.hand_sizes, extra, width))
+        status.update(line)
         status.set_class(self.thinking is not None, "thinking")
 
     def redraw_log(self) -> None:
@@ -268,6 +292,7 @@ class BaseTableScreen(Screen[None]):
     @on(HandView.Chosen)
     def _tile_chosen(self, event: HandView.Chosen) -> None:
         if not self.human_to_move():
+            self.set_notice(self.wait_words())
             return
         legal = self.table.legal_moves()
         if board_kind(self.game_name) == "tricks":
@@ -323,6 +348,53 @@ class BaseTableScreen(Screen[None]):
         board = self.query_one(BoardTree)
         if board.next_target():
             board.focus()
+
+    def action_why_not(self, action: str) -> None:
+        """A key whose action cannot run now (greyed out in the footer) says why in the notice."""
+        if action == "undo":
+            self.set_notice("Nothing to undo.")
+        elif action == "redo":
+            self.set_notice("Nothing to redo.")
+        elif action in ("draw", "pass_turn") and board_kind(self.game_name) == "tricks":
+            self.set_notice("Moon has no drawing and no passing a turn: every tile is dealt (MN-2).")
+        elif action == "next_end" and (board_kind(self.game_name) == "tricks" or self.human_to_move()):
+            self.set_notice(self.no_ends_words())
+        else:
+            self.set_notice(self.wait_words())
+
+    def no_ends_words(self) -> str:
+        """Why `e` has no ends to go between: Moon has none, or the picked tile fits one or none."""
+        if board_kind(self.game_name) == "tricks":
+            return "In Moon a tile goes into the trick: there are no ends to choose between."
+        tile = self.query_one(HandView).selected
+        if tile is None:
+            return "Pick a tile first: e goes between the ends where it fits."
+        if targets_for(self.legal_for_viewer(), tile):
+            return f"The {tile} fits one end only: press Enter to play it there."
+        return f"The {tile} fits no open end now: press Enter to be told why."
+
+    def wait_words(self) -> str:
+        """Why the player cannot move now."""
+        names = self.table.names
+        view = self.table.view()
+        if self.thinking is not None:
+            return f"Wait: {names[self.thinking]} is thinking."
+        if view.over:
+            return "The match is over."
+        if view.chance:
+            following = "hand" if board_kind(self.game_name) == "tricks" else "round"
+            return f"Wait: the next {following} is about to be dealt."
+        if view.to_move == self.viewer:
+            return "Wait: your move is on its way to the table."
+        if view.to_move is not None:
+            return f"Wait: it is {names[view.to_move]}'s turn."
+        return "Wait: nobody can move just now."
+
+    def action_undo(self) -> None:
+        """Each kind of table undoes its own way (the match's cursor, or a request to the others)."""
+
+    def action_redo(self) -> None:
+        """A table that keeps a redo history goes forward in it."""
 
     def action_draw(self) -> None:
         if self.human_to_move():

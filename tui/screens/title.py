@@ -56,14 +56,9 @@ class TitleScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="latest")
     def find_latest(self) -> None:
         """Read the saves after the first frame (loading replays every match), then offer the latest."""
-        from saves import SaveError
-        from saves.listing import entries, latest_unfinished
+        from saves.listing import match_to_resume
 
-        try:
-            entry = latest_unfinished(entries(host(self).store))
-        except SaveError:  # an unreadable save directory: there is simply nothing to offer
-            entry = None
-        self.app.call_from_thread(self.offer, entry.loaded if entry is not None else None)
+        self.app.call_from_thread(self.offer, match_to_resume(host(self).store))
 
     def offer(self, loaded: Loaded | None) -> None:
         from saves.summary import round_text

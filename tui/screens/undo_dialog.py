@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -41,14 +41,16 @@ class UndoDialog(ModalScreen[bool]):
         Binding("escape", "answer(False)", "Decline", show=False, id="undo.escape"),
     ]
 
-    def __init__(self, asker: str) -> None:
+    def __init__(self, asker: str, detail: str = "") -> None:
+        """`detail`: what the undo would take back; by default, the asker's previous decision."""
         super().__init__()
         self.asker = asker
+        self.detail = detail or "Play goes back to their previous decision; it needs everyone's agreement."
 
     def compose(self) -> ComposeResult:
         with Vertical(id="undo-box"):
-            yield Static(f"{escape(self.asker)} asks to undo.", id="undo-question")
-            yield Static("Play goes back to their previous decision; it needs everyone's agreement.")
+            yield Static(Text(f"{self.asker} asks to undo."), id="undo-question")
+            yield Static(Text(self.detail))
             yield Static("y: agree · n: decline", id="undo-keys")
         yield Footer(compact=True)
 

@@ -52,13 +52,15 @@ class HandView(Widget, can_focus=True):
         self.legal: frozenset[Tile] = frozenset()
         self.hint: Tile | None = None
         self.owner = ""
+        self.hidden = ""  # why no tiles are shown (hot seat), or "" when the hand is shown
 
     # -- content -----------------------------------------------------------------------------------
     def show(self, owner: str, tiles: tuple[Tile, ...], legal: frozenset[Tile], keep: Tile | None = None) -> None:
         """Show `tiles`; the cursor stays on `keep` if it is still there, else on the first legal tile."""
         rows_before = self.get_content_height(None, None, self.size.width)  # type: ignore[arg-type]
         self.owner = owner
-        self.border_title = "Your tiles" if owner == "You" else f"{owner}'s tiles"
+        self.hidden = ""
+        self.border_title = Text("Your tiles" if owner == "You" else f"{owner}'s tiles")  # a name: never markup
         self.tiles = tiles
         self.legal = legal
         self.hint = None
@@ -69,6 +71,15 @@ class HandView(Widget, can_focus=True):
         self.set_reactive(HandView.cursor, index)
         self.refresh(layout=rows_before != self.get_content_height(None, None, self.size.width))  # type: ignore[arg-type]
         self.post_message(self.Highlighted(self, self.selected))
+
+    def conceal(self, reason: str) -> None:
+        """Show no tiles, only `reason` (hot seat: the hand is hidden until its player has it)."""
+        if self.hidden == reason:
+            return
+        self.show("", (), frozenset())
+        self.hidden = reason
+        self.border_title = "Hand hidden"
+        self.refresh()
 
     @property
     def selected(self) -> Tile | None:
@@ -95,7 +106,7 @@ class HandView(Widget, can_focus=True):
 
     def render(self) -> Text:
         if not self.tiles:
-            return Text("(no tiles)", style="dim")
+            return Text(self.hidden or "(no tiles)", style="dim")
         per_row = self._per_row()
         lines: list[Text] = []
         focused = self.has_focus

@@ -11,6 +11,7 @@ from textual.widget import Widget
 
 from core.games.moon_suits import NO_TRUMP, TRUMP, led_suit, suit_name, trick_winner, trump_name
 from core.tiles import Tile
+from core.words import with_verb
 from tui.widgets.dominoes import domino, tile_text
 
 WINNING_MARK = "◀ winning"
@@ -141,7 +142,8 @@ class TrickView(Widget):
         leader = view.leader
         suit = led_suit(view.trick[0], trump) if view.trick else None
         if suit is None:
-            lead = f"{self._who(view.to_move)} leads." if view.to_move is not None else ""
+            seat = view.to_move
+            lead = f"{with_verb(self._who(seat), 'lead', seat == view.seat)}." if seat is not None else ""
             lines.append(Text(f"Nothing led yet. {lead}".strip(), style="dim"))
         else:
             row = Text("Suit led: ")

@@ -1,0 +1,24 @@
+"""The caps a server puts on what its players may hold at once, whatever door they came through."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_TAKEOVER = 60.0
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    max_sessions: int = 32  # sessions in play at once, in all
+    max_player_sessions: int = 3  # ...and of one player
+    max_tables: int = 20  # tables open at once (each a `dominoes host` process), in all
+    max_player_tables: int = 3  # ...opened by one player
+    takeover: float = DEFAULT_TAKEOVER  # seconds before an easy bot plays for a lobby table's away player
+
+    def check(self) -> None:
+        """ValueError (one line, naming the option) for a limit that makes no sense."""
+        for name in ("max_sessions", "max_player_sessions", "max_tables", "max_player_tables"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1, not {getattr(self, name)}")
+        if not 0 <= self.takeover <= 24 * 3600:
+            raise ValueError(f"--takeover must be from 0 to 86400 seconds, not {self.takeover:g}")

@@ -1,0 +1,308 @@
+"""The review screen: opened from the round-over, game-over and load screens, stepped through by
+event and by decision, a seat switched, the sidecar reused, and "play from here".
+
+Most tests open a saved match whose review is already kept beside it (weighed once for the module),
+so they open at once; the last weighs a review in the background, as a first review is."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from core import Seat
+from core.moves import Deal
+from core.review import ReviewSettings
+from saves import SaveStore
+from saves.record import SavedMatch
+from tests.tui.conftest import finished_round, wait_until
+from tui.app import DominoesApp
+from tui.preferences import Preferences
+from tui.review_session import ReviewSession
+from tui.screens import review as review_screen
+from tui.screens.game_over import GameOverScreen
+from tui.screens.load import LoadScreen
+from tui.screens.review import ReviewScreen
+from tui.screens.round_over import RoundOverScreen
+from tui.screens.table import TableScreen
+from tui.widgets.review_hand import ReviewHand
+from tui.widgets.verdict_strip import VerdictStrip
+
+SETTINGS = ReviewSettings(seed=2, worlds=4)
+MATCH_ID = "original"
+
+
+@pytest.fixture(autouse=True)
+def quick_review(monkeypatch):
+    """Few sampled deals a decision, so a review takes a moment."""
+    monkeypatch.setattr(review_screen, "REVIEW_SETTINGS", SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def reviewed_save(tmp_path_factory):
+    """A finished one-round match of four easy bots, saved, with every seat's review beside it."""
+    directory = tmp_path_factory.mktemp("reviewed")
+    store = SaveStore(directory)
+    match = finished_round(seed=4)
+    store.save(SavedMatch(MATCH_ID, match, 1, 1))
+    ReviewSession(match, MATCH_ID, store.review_path(MATCH_ID), SETTINGS).run()
+    return directory
+
+
+@pytest.fixture
+def store(private_home, reviewed_save) -> SaveStore:
+    """The user's saves: the reviewed match and its review."""
+    store = SaveStore(private_home / "saves")
+    shutil.copytree(reviewed_save, store.directory)
+    return store
+
+
+def finished_app(store: SaveStore) -> DominoesApp:
+    """The reviewed match resumed: it opens on its round-over screen."""
+    return DominoesApp(saved=store.load(MATCH_ID), preferences=Preferences(bot_speed="instant"))
+
+
+async def reviewed(pilot) -> ReviewScreen:
+    """The review screen, once every decision of its seat is weighed."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen))
+    screen = pilot.app.screen
+    await wait_until(
+        pilot,
+        lambda: screen.session is not None and screen.session.complete and screen.progress is None,
+        timeout=60,
+    )
+    await pilot.pause()
+    return screen
+
+
+async def review_from_round_over(pilot) -> ReviewScreen:
+    """`v` on the round-over screen, and the review once weighed."""
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundOverScreen))
+    await pilot.press("v")
+    return await reviewed(pilot)
+
+
+def side_text(screen: ReviewScreen) -> str:
+    return str(screen.query_one("#review-text").render())
+
+
+async def test_from_the_round_over_screen_v_reviews_the_round_and_steps_through_it(store):
+    app = finished_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        assert app.screen.session.complete  # the review kept beside the save: nothing to weigh again
+        screen = await reviewed(pilot)
+        match = screen.match
+        mine = screen.seat_decisions()
+        assert screen.position == mine[0] and screen.seat == 0
+        assert match.events[screen.position] is app.match.events[screen.position]  # a copy of the same match
+        # Every decision of the seat is judged, and the strip shows one mark per decision of the round.
+        assert set(screen.reviews) == set(mine)
+        strip = screen.query_one(VerdictStrip)
+        assert [cell.position for cell in strip.cells] == mine and strip.current == mine[0]
+        # Right and left: one event; PageDown and PageUp: one decision of the reviewed seat.
+        await pilot.press("right")
+        assert screen.position == mine[0] + 1
+        await pilot.press("left", "pagedown")
+        assert screen.position == mine[1]
+        await pilot.press("pagedown", "pageup")
+        assert screen.position == mine[1]
+        await pilot.press("home")
+        assert screen.position == 0 and not screen.check_action("step", (-1,))
+        await pilot.press("left")
+        assert screen.position == 0
+        await pilot.press("end")
+        assert screen.position == screen.end and not screen.check_action("step", (1,))
+        assert not screen.check_action("play_from_here", ())
+        text = side_text(screen)
+        assert text.startswith("Game over") and "Every hand:" in text  # the round is over: every hand shown
+        # At a decision: the move in words, the verdict, the reason.
+        await pilot.press("home", "pagedown")
+        review = screen.reviews[screen.position]
+        text = side_text(screen)
+        assert match.game.describe_move(match.state_at(screen.position), review.move, match.names) in text
+        assert review.reason in text.replace("\n", " ") or review.reason[:40] in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, RoundOverScreen)  # back where it was opened
+
+
+async def test_the_strip_jumps_to_a_decision_and_marks_the_better_move(store):
+    app = finished_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await review_from_round_over(pilot)
+        flawed = [p for p, review in screen.reviews.items() if review.verdict != "best"]
+        assert flawed, "this round has a move the review finds fault with"
+        target = flawed[0]
+        strip = screen.query_one(VerdictStrip)
+        cell = [c.position for c in strip.cells].index(target)
+        await pilot.click(VerdictStrip, offset=(len(strip.label) + 1 + 2 * cell + 1, 0))
+        assert screen.position == target
+        review = screen.reviews[target]
+        hand = screen.query_one(ReviewHand)
+        if review.best.tile != review.move.tile:
+            assert str(hand.labels[review.best.tile]) == "best" and str(hand.labels[review.move.tile]) == "you"
+        assert f"Better: {review.best_words}" in side_text(screen).replace("\n", " ")
+
+
+async def test_the_seat_is_switched_with_s(store):
+    app = finished_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await review_from_round_over(pilot)
+        assert screen.session.path == store.review_path(MATCH_ID)
+        await pilot.press("s")
+        assert screen.seat == 1
+        screen = await reviewed(pilot)
+        assert {screen.deciders[p] for p in screen.seat_decisions()} == {1}
+        assert set(screen.seat_decisions()) <= set(screen.reviews)
+        assert screen.position in screen.seat_decisions()  # moved on to that seat's next decision
+        assert str(screen.query_one(ReviewHand).border_title) == f"{screen.names[1]}'s tiles"
+
+
+async def test_play_from_here_opens_a_new_match_at_that_decision(store):
+    original = store.load(MATCH_ID).record.match
+    before = store.path(MATCH_ID).read_bytes()
+    app = DominoesApp(preferences=Preferences(bot_speed="slow"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadScreen))
+        await pilot.press("v")
+        screen = await reviewed(pilot)
+        assert screen.match_id == MATCH_ID
+        await pilot.press("pagedown", "pagedown")
+        position = screen.position
+        assert screen.check_action("play_from_here", ())
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        match = app.match
+        assert match.events == original.events[:position]
+        assert not match.seats[0].is_bot and match.seats[0].name == original.seats[0].name
+        assert match.seats[1:] == original.seats[1:]
+        new_id = app.autosave.match_id
+        assert new_id != MATCH_ID and store.path(new_id).exists()  # saved at once, under a new id
+        assert store.load(new_id).record.match.events == original.events[:position]
+        assert store.path(MATCH_ID).read_bytes() == before  # the reviewed match is unchanged
+        assert app.screen.human_to_move()  # the decision is the player's now
+
+
+async def test_the_game_over_screen_offers_the_review(store):
+    app = finished_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        assert app.screen.check_action("review", ())
+        await pilot.press("v")
+        screen = await reviewed(pilot)
+        assert screen.position == screen.seat_decisions()[0]
+        await pilot.press("q")
+        assert isinstance(app.screen, GameOverScreen)
+
+
+async def test_the_load_screen_cannot_review_a_damaged_save(private_home):
+    from tests.tui.test_saving import damaged_store
+
+    damaged_store()
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LoadScreen))
+        screen = app.screen
+        assert screen.highlighted_entry() is not None and screen.check_action("review", ())
+        options = screen.query_one("#load-list")
+        damaged = next(i for i, option in enumerate(options.options) if option.disabled and option.id)
+        options.highlighted = damaged
+        await pilot.pause()
+        assert screen.check_action("review", ()) is None  # greyed out: nothing to review
+        await pilot.press("v")
+        assert app.screen is screen
+
+
+async def test_a_first_review_is_weighed_in_the_background_and_a_round_in_play_shows_only_the_seats_hand():
+    match = finished_round(seed=4)
+    deals = [i for i, event in enumerate(match.events) if type(event) is Deal]
+    match.cursor = deals[0] + 12  # part way through the only round
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=2, settings=SETTINGS))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        assert not app.screen.session.complete  # nothing kept: weighed now, in the worker processes
+        screen = await reviewed(pilot)
+        assert screen.end == deals[0] + 12 and screen.session.path is None
+        for _ in range(screen.end + 1):
+            assert "Every hand" not in side_text(screen)
+            await pilot.press("left")
+        assert screen.query_one(ReviewHand).tiles == match.state_at(0).hands[2]
+
+
+# -- how it looks, at 80x24 ------------------------------------------------------------------------
+async def at_a_flawed_decision(pilot) -> None:
+    screen = await review_from_round_over(pilot)
+    while screen.reviews.get(screen.position) is None or screen.reviews[screen.position].verdict in ("best", "good"):
+        await pilot.press("pagedown")
+    await pilot.pause()
+
+
+def test_snapshot_a_mistake_and_the_better_move(snap_compare, store):
+    assert snap_compare(finished_app(store), run_before=at_a_flawed_decision, terminal_size=(80, 24))
+
+
+def test_snapshot_the_end_of_the_round_shows_every_hand(snap_compare, store):
+    async def at_the_end(pilot):
+        await review_from_round_over(pilot)
+        await pilot.press("end")
+        await pilot.pause()
+
+    assert snap_compare(finished_app(store), run_before=at_the_end, terminal_size=(80, 24))
+
+
+def test_snapshot_a_moon_decision(snap_compare, private_home):
+    from tests.core.test_review import easy_match
+
+    match = easy_match("moon", 3, seed=3, events=20)
+    match.seats = (Seat("Ana"), *match.seats[1:])
+    store = SaveStore(private_home / "saves")
+    store.save(SavedMatch("moon", match, 1, 1))
+
+    async def at_a_trick(pilot):
+        pilot.app.show_review(store.load("moon").record.match, "moon")
+        screen = await reviewed(pilot)
+        while screen.match.state_at(screen.position).phase != "play":
+            await pilot.press("pagedown")
+        await pilot.pause()
+
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    assert snap_compare(app, run_before=at_a_trick, terminal_size=(80, 24))
+
+
+def review_workers() -> list[int]:
+    """The review worker processes running now (Linux: from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                command = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"workers.review_worker" in command and Path(f"/proc/{entry}/stat").read_text().split()[3] == str(
+                os.getpid()
+            ):
+                found.append(int(entry))
+    return found
+
+
+async def test_closing_the_review_or_quitting_while_it_thinks_stops_its_workers():
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        slow = ReviewSettings(budget=5.0)  # every decision would take seconds
+        app.push_screen(ReviewScreen(finished_round(seed=4), None, None, jobs=2, settings=slow))
+        await wait_until(pilot, lambda: len(review_workers()) == 2, timeout=30)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not review_workers())
+        app.push_screen(ReviewScreen(finished_round(seed=4), None, None, jobs=2, settings=slow))
+        await wait_until(pilot, lambda: len(review_workers()) == 2, timeout=30)
+        await pilot.press("ctrl+q")
+    assert not review_workers()
