@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from cli import (
     host_command,
     join_command,
+    learn_command,
     play_commands,
     review_command,
     saves_command,
@@ -28,6 +29,7 @@ COMMANDS = (
     simulate_command,
     tournament_command,
     play_commands,
+    learn_command,
     host_command,
     join_command,
     ssh_commands,

@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from core.words import plural
 from net.file_lock import exclusive
 from net.limits import ServerLimits
 from net.paths import SERVED_VARIABLE, SERVER_HOME_VARIABLE
@@ -117,11 +118,12 @@ class SessionCaps:
             players = self._live_players()
             most = self.limits.max_sessions
             if len(players) >= most:
-                raise SessionRefused(f"the server is full ({most} sessions in play); try again later")
+                raise SessionRefused(f"the server is full ({plural(most, 'session')} in play); try again later")
             mine = sum(1 for other in players if other == player.casefold())
             if mine >= self.limits.max_player_sessions:
                 raise SessionRefused(
-                    f"you have {mine} sessions open here already, the most one player may have; close one and try again"
+                    f"you have {plural(mine, 'session')} open here already, the most one player may have; "
+                    "close one and try again"
                 )
             path = self.directory / f"{secrets.token_hex(8)}.json"
             record = {"player": player.casefold(), "door": door, "pid": os.getpid(), "started": time.time()}

@@ -146,7 +146,7 @@ class DominoesApp(App[None]):
         """Open the table for `match` where it stands: a new match gets a new save file, a resumed
         one (`autosave` given) goes on in its own."""
         from saves import Autosave
-        from tui.screens.table import TableScreen
+        from tui.screens.lesson_table import table_screen
 
         self.joined = False  # a match of its own now, after any joined one
         self.autosave = autosave if autosave is not None else Autosave(self.store, match)
@@ -156,7 +156,7 @@ class DominoesApp(App[None]):
         self.match = match
         while len(self.screen_stack) > 1:  # back to the title screen, at the bottom
             self.pop_screen()
-        self.push_screen(TableScreen(match))
+        self.push_screen(table_screen(match))  # a lesson's match reopens as a lesson
 
     def open_remote(self, client: TableClient) -> None:
         """Open the table of a match held by a table server, at the seat `client` has taken."""

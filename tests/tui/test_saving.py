@@ -84,7 +84,8 @@ async def test_a_finished_match_is_not_offered_and_the_title_offers_nothing_with
     async with title_app().run_test(size=(100, 32)) as pilot:
         title = await offered(pilot)
         assert title.latest is None
-        assert [option.id for option in title.query_one("#title-menu").options] == ["new", "load", "rules", "quit"]
+        offers = [option.id for option in title.query_one("#title-menu").options]
+        assert offers == ["new", "learn", "load", "rules", "quit"]
 
 
 def damaged_store() -> SaveStore:

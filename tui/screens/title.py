@@ -1,4 +1,4 @@
-"""The title screen: resume the latest unfinished match, new match, load, rules, quit."""
+"""The title screen: resume the latest unfinished match, new match, learn a game, load, rules, quit."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ class TitleScreen(Screen[None]):
     BINDINGS = [
         Binding("c", "resume", "Resume", id="title.resume"),
         Binding("n", "new_match", "New match", id="title.new"),
+        Binding("g", "learn", "Learn a game", id="title.learn"),
         Binding("l", "load", "Load", id="title.load"),
         Binding("question_mark", "rules", "Rules", key_display="?", id="title.rules"),
         Binding("q", "app.quit", "Quit", id="title.quit"),
@@ -43,6 +44,7 @@ class TitleScreen(Screen[None]):
             yield Static(games, id="games")
             yield OptionList(
                 Option("New match", id="new"),
+                Option("Learn a game", id="learn"),
                 Option("Load a match", id="load"),
                 Option("Rules", id="rules"),
                 Option("Quit", id="quit"),
@@ -88,6 +90,7 @@ class TitleScreen(Screen[None]):
         actions = {
             "resume": self.action_resume,
             "new": self.action_new_match,
+            "learn": self.action_learn,
             "load": self.action_load,
             "rules": self.action_rules,
             "quit": self.app.exit,
@@ -102,6 +105,23 @@ class TitleScreen(Screen[None]):
         from tui.screens.new_match import NewMatchScreen  # imported on first use: a faster start
 
         self.app.push_screen(NewMatchScreen())
+
+    def action_learn(self) -> None:
+        from tui.screens.learn_menu import LearnScreen
+
+        self.app.push_screen(LearnScreen(), self.start_lesson)
+
+    def start_lesson(self, game: str | None) -> None:
+        from tui.lessons import LessonError, load_lesson
+
+        if game is None:
+            return
+        try:
+            lesson = load_lesson(game)
+        except LessonError as error:
+            self.notify(f"The lesson cannot be started: {error}", severity="error", timeout=8)
+            return
+        host(self).open_match(lesson.new_match())
 
     def action_load(self) -> None:
         host(self).show_load()
