@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from core.shuffle import shuffle
 from core.tiles import TILE_BIT, Tile
 
 
@@ -29,7 +30,7 @@ def deal_unseen(
     when the constraints come from a real game).
     """
     pool = list(unseen)
-    rng.shuffle(pool)
+    shuffle(pool, rng)
     order = sorted(sizes, key=lambda seat: (_allowed_count(pool, forbidden.get(seat, 0)), seat))
     hands: dict[int, list[Tile]] = {}
     for seat in order:
@@ -54,8 +55,8 @@ def _matched(
     """An exact placement by augmenting paths (Kuhn's algorithm) over seat slots and tiles."""
     slots = [seat for seat in sizes for _ in range(sizes[seat])]
     tiles = list(unseen)
-    rng.shuffle(tiles)
-    rng.shuffle(slots)
+    shuffle(tiles, rng)
+    shuffle(slots, rng)
     owner: dict[Tile, int] = {}  # tile -> slot index
 
     def place(slot: int, seen: set[Tile]) -> bool:

@@ -2,25 +2,13 @@
 
 Their turn machinery looks alike but is not the same: the openings differ, which ends may be played
 differ (Chicken Foot's feet, Doubles' locked numbers), and so do the states and the scoring. Each
-game therefore keeps its own hot path; what is truly common lives here: checking a dealt set
-and the words for seats and draws (determinization's helpers are in `core.determinize`).
+game therefore keeps its own hot path; what is truly common lives here: naming seats and draws in
+words (determinization's helpers are in `core.determinize`, a deal's check in `core.hands`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from core.tiles import Tile
-
-
-def misdealt(hands: tuple[tuple[Tile, ...], ...], stock: tuple[Tile, ...], expected: Iterable[Tile]) -> bool:
-    """Whether the hands and the stock fail to hold exactly the `expected` tiles, each once."""
-    expected = set(expected)
-    dealt = [tile for hand in hands for tile in hand]
-    dealt.extend(stock)
-    if any(type(tile) is not Tile for tile in dealt):
-        return True
-    return len(dealt) != len(expected) or set(dealt) != expected
 
 
 def draw_words(who: str, tile: Tile, shown: bool, fits: bool) -> str:

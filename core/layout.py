@@ -13,16 +13,21 @@ double, not which of its identical free sides.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from core.moves import Play, play
 from core.tiles import Tile
 
 CENTRE = -1  # the parent of the lines that start on the centre double
 
-# Line and Layout are named tuples rather than dataclasses: a layout is rebuilt on every play, and
-# a tuple is built several times faster. On the hot path they are built with `tuple.__new__`,
-# which skips the named tuple's Python-level constructor and halves the cost again.
+# The engines keep a layout in a plain form on their hot paths: the same fields as Layout and Line
+# in plain tuples, `(centre, lines, ends, empty_ends)` with each line `(parent, tiles, open)`.
+# Python builds, reads and unpacks a plain tuple several times faster than a named tuple, and a
+# play rebuilds the layout. A state's `board` wraps its plain layout as a Layout when it is read
+# (`board_property`). A named tuple is a tuple, so the two forms compare and hash alike, and the
+# functions below take either.
 _new = tuple.__new__
+PlainLayout = tuple[Any, ...]
 
 
 class Line(NamedTuple):
@@ -44,50 +49,11 @@ class Layout(NamedTuple):
     @staticmethod
     def start(centre: Tile, branches: int) -> Layout:
         """A layout of just the centre double with `branches` empty lines on it."""
-        line = Line(CENTRE, (), centre[0])
-        return Layout(centre, (line,) * branches, (0,), (0,))
+        return as_layout(plain_start(centre, branches))
 
     def play(self, line_id: int, tile: Tile, branches: int) -> Layout:
-        """The layout with `tile` added at the open end of line `line_id`.
-
-        The caller has checked that the end is open and that the tile matches it. A double closes
-        the line and opens `branches` empty lines on itself.
-        """
-        centre, lines, ends, empty_ends = self
-        parent, tiles, shown = lines[line_id]
-        # Lines and ends are changed through lists: cheaper than slicing tuples around the change.
-        new_lines = list(lines)
-        if tile[0] == tile[1]:
-            count = len(lines)
-            new_lines[line_id] = _new(Line, (parent, tiles + (tile,), None))
-            new_lines += (_new(Line, (line_id, (), shown)),) * branches
-            new_lines = tuple(new_lines)  # type: ignore[assignment]
-            changed = list(ends)
-            changed[changed.index(line_id)] = count
-            ends = tuple(changed)
-            empty_ends += (count,)
-            now_open = count
-        else:
-            far = tile[1] if tile[0] == shown else tile[0]
-            new_lines[line_id] = _new(Line, (parent, tiles + (tile,), far))
-            new_lines = tuple(new_lines)  # type: ignore[assignment]
-            now_open = line_id
-        if tiles:
-            return _new(Layout, (centre, new_lines, ends, empty_ends))
-        # The first empty line of a double was filled: the next one, if any, is now open, and takes
-        # its place among the empty ends.
-        sibling = line_id + 1
-        if sibling < len(lines) and lines[sibling][0] == parent and not lines[sibling][1]:
-            changed = list(ends)
-            changed.insert(changed.index(now_open) + 1, sibling)
-            ends = tuple(changed)
-            changed = list(empty_ends)
-            changed[changed.index(line_id)] = sibling
-            empty_ends = tuple(changed)
-        else:
-            at = empty_ends.index(line_id)
-            empty_ends = empty_ends[:at] + empty_ends[at + 1 :]
-        return _new(Layout, (centre, new_lines, ends, empty_ends))
+        """The layout with `tile` added at the open end of line `line_id` (see `plain_play`)."""
+        return as_layout(plain_play(self, play(tile, line_id), branches))
 
     # -- questions about the layout ------------------------------------------------------------
     def tiles(self) -> Iterator[Tile]:
@@ -121,3 +87,78 @@ class Layout(NamedTuple):
             pairs.append((number, far))
             number = far
         return tuple(pairs)
+
+
+# -- the plain form ------------------------------------------------------------------------------
+def plain_start(centre: Tile, branches: int) -> PlainLayout:
+    """The plain layout of just the centre double with `branches` empty lines on it."""
+    return (centre, ((CENTRE, (), centre[0]),) * branches, (0,), (0,))
+
+
+def plain_play(layout: PlainLayout, move: Play, branches: int) -> PlainLayout:
+    """The plain layout after `move`: its tile added at the open end of line `move.target`.
+
+    The caller has checked that the end is open and that the tile matches it. A double closes
+    the line and opens `branches` empty lines on itself.
+    """
+    centre, lines, ends, empty_ends = layout
+    line_id = move.target
+    parent, tiles, shown = lines[line_id]
+    tile = move.tile
+    low = move.low
+    # Lines and ends are changed through lists: cheaper than slicing tuples around the change.
+    new_lines = list(lines)
+    if low == move.high:
+        count = len(lines)
+        new_lines[line_id] = (parent, tiles + (tile,), None)
+        new_lines += ((line_id, (), shown),) * branches
+        changed = list(ends)
+        changed[changed.index(line_id)] = count
+        ends = tuple(changed)
+        empty_ends += (count,)
+        now_open = count
+    else:
+        new_lines[line_id] = (parent, tiles + (tile,), move.high if low == shown else low)
+        now_open = line_id
+    if tiles:
+        return (centre, tuple(new_lines), ends, empty_ends)
+    # The first empty line of a double was filled: the next one, if any, is now open, and takes
+    # its place among the empty ends.
+    sibling = line_id + 1
+    if sibling < len(lines) and lines[sibling][0] == parent and not lines[sibling][1]:
+        changed = list(ends)
+        changed.insert(changed.index(now_open) + 1, sibling)
+        ends = tuple(changed)
+        changed = list(empty_ends)
+        changed[changed.index(line_id)] = sibling
+        empty_ends = tuple(changed)
+    else:
+        at = empty_ends.index(line_id)
+        empty_ends = empty_ends[:at] + empty_ends[at + 1 :]
+    return (centre, tuple(new_lines), ends, empty_ends)
+
+
+def as_layout(layout: PlainLayout) -> Layout:
+    """The Layout of a plain layout (or of a Layout: the same one)."""
+    if type(layout) is Layout:
+        return layout  # type: ignore[return-value]
+    centre, lines, ends, empty_ends = layout
+    return _new(Layout, (centre, tuple([_new(Line, line) for line in lines]), ends, empty_ends))
+
+
+def as_plain(layout: PlainLayout) -> PlainLayout:
+    """The plain form of a Layout (or of a plain layout: the same one)."""
+    if type(layout) is tuple:
+        return layout
+    centre, lines, ends, empty_ends = layout
+    return (centre, tuple([tuple(line) for line in lines]), tuple(ends), tuple(empty_ends))
+
+
+def board_property() -> property:
+    """`state.board`: the state's plain layout (its `table` field) as a Layout, or None."""
+
+    def board(state: Any) -> Layout | None:
+        table = state.table
+        return None if table is None else as_layout(table)
+
+    return property(board)

@@ -8,7 +8,7 @@ number low·10 + high (see `Tile.to_data`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from core.tiles import DOUBLE_NINE, TILE_BIT, Tile
@@ -109,7 +109,20 @@ class Play(Move):
 
     tile: Tile
     target: int | None = None
+    # The tile's numbers and bit, worked out once (plays are interned), for the engines' hot paths:
+    # reading them is several times cheaper than indexing a tile (a tuple subclass) or hashing it.
+    # Not part of the move's value: they are left out of equality, hashing and the plain data.
+    low: int = field(init=False, repr=False, compare=False)
+    high: int = field(init=False, repr=False, compare=False)
+    bit: int = field(init=False, repr=False, compare=False)
     kind: ClassVar[str] = "play"
+
+    def __post_init__(self) -> None:
+        tile = self.tile
+        real = type(tile) is Tile  # a move from outside may name anything: apply refuses it
+        object.__setattr__(self, "low", tile[0] if real else -1)
+        object.__setattr__(self, "high", tile[1] if real else -1)
+        object.__setattr__(self, "bit", TILE_BIT[tile] if real else 0)
 
     def to_data(self) -> list[Any]:
         return ["play", self.tile.to_data(), self.target]

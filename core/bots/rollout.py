@@ -35,10 +35,10 @@ def _easy_chicken_foot(state: Any, legal: tuple[Move, ...], rng: random.Random) 
     if type(legal[0]) is not Play:
         return legal[0]
     counts = easy_chicken_foot.HandCounts(state.hand_masks[state.to_move])
-    lines = state.board.lines
+    lines = state.table[1]  # the layout's lines, in the plain form: (parent, tiles, open)
     best, best_score = legal[0], -1
     for move in legal:
-        score = counts.score(move.tile, lines[move.target].open)  # type: ignore[attr-defined]
+        score = counts.score(move.tile, lines[move.target][2])  # type: ignore[attr-defined]
         if score > best_score:
             best, best_score = move, score
     return best

@@ -13,16 +13,17 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import draw_words, misdealt, seat_name
+from core.draw_game import draw_words, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
-from core.hands import replace_hand
-from core.layout import CENTRE, Layout
+from core.hands import deal_masks, replace_hand
+from core.layout import CENTRE, Layout, PlainLayout, as_plain, board_property, plain_play, plain_start
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play
 from core.options import Options, OptionSpec
 from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
+from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
 from core.tiles import CARRYING, DOUBLE_NINE, TILE_BIT, Tile, mask_of, pip_total, tiles_in
 from core.words import article, count_word, ends_showing
@@ -108,7 +109,7 @@ class ChickenFootState(NamedTuple):
     to_move: int | None
     hand_masks: tuple[int, ...]
     stock: tuple[Tile, ...]  # the chicken yard, in drawing order
-    board: Layout | None
+    table: PlainLayout | None  # the layout, in its plain form (`board` reads it as a Layout)
     drawn: Tile | None  # CF-7/CF-9: a tile just drawn that must now be played
     idle: int  # CF-13: consecutive turns that ended without a tile played
     log: PublicLog
@@ -119,6 +120,7 @@ class ChickenFootState(NamedTuple):
     round_scores = property(attrgetter("info.round_scores"))
 
     hands = hands_property()
+    board = board_property()
 
     def history(self) -> tuple[tuple[int, Move], ...]:
         """This round's public events, oldest first."""
@@ -154,12 +156,12 @@ class ChickenFootView:
     game: ClassVar[str] = "chicken-foot"
 
 
-def targets(board: Layout) -> tuple[int, ...]:
-    """The open ends a tile may go on now: the lines, by number."""
+def targets(board: PlainLayout) -> tuple[int, ...]:
+    """The open ends a tile may go on now: the lines, by number (`board`: a Layout or its plain form)."""
     # CF-6 (the opening: only new trains) and CF-10 (an unfinished foot: only its toes). In
     # Chicken Foot at most one empty line is ever open: the next centre train during the
     # opening, or the next toe of the one unfinished foot.
-    return board.empty_ends or board.ends
+    return board[3] or board[2]  # empty_ends or ends
 
 
 def known_misses(view: ChickenFootView) -> dict[int, int]:
@@ -171,24 +173,25 @@ def known_misses(view: ChickenFootView) -> dict[int, int]:
     (A player who has just drawn a tile that fits holds that one tile despite the mask, and must
     play it: `determinize` places it separately.)
     """
-    board = Layout.start(view.board.centre, view.options["centre_trains"])  # type: ignore[union-attr, arg-type]
+    board = plain_start(view.board.centre, view.options["centre_trains"])  # type: ignore[union-attr, arg-type]
     forbidden: dict[int, int] = {}
     for seat, move in view.history:
         if type(move) is Play:
-            board = board.play(move.target, move.tile, TOES)  # type: ignore[arg-type]
+            board = plain_play(board, move, TOES)
         elif seat != view.seat:
             fits = playable_mask(board, ALL_TILES)
             forbidden[seat] = fits if type(move) is Draw else forbidden.get(seat, 0) | fits
     return forbidden
 
 
-def legal_for(board: Layout, held: int, stock_size: int, reserve: int) -> tuple[Move, ...]:
-    """The legal moves of a player holding `held` (a mask; just the drawn tile after a draw)."""
-    lines = board.lines
+def legal_for(board: PlainLayout, held: int, stock_size: int, reserve: int) -> tuple[Move, ...]:
+    """The legal moves of a player holding `held` (a mask; just the drawn tile after a draw), with
+    the layout `board` (a Layout, or its plain form)."""
+    lines = board[1]
     moves = []
-    for line_id in board.empty_ends or board.ends:  # `targets`, inlined: this is the hot loop
+    for line_id in board[3] or board[2]:  # `targets`, inlined: this is the hot loop
         # CF-8: any open end, with matching numbers touching.
-        matching = held & CARRYING[lines[line_id].open]  # type: ignore[index]
+        matching = held & CARRYING[lines[line_id][2]]
         while matching:
             low = matching & -matching
             moves.append(PLAYS_BY_BIT[low][line_id])
@@ -199,12 +202,12 @@ def legal_for(board: Layout, held: int, stock_size: int, reserve: int) -> tuple[
     return (DRAW,) if stock_size > reserve else (PASS,)
 
 
-def playable_mask(board: Layout, held: int) -> int:
+def playable_mask(board: PlainLayout, held: int) -> int:
     """The tiles of `held` (a mask) that can be played somewhere now."""
-    lines = board.lines
+    lines = board[1]
     fits = 0
     for line_id in targets(board):
-        fits |= CARRYING[lines[line_id].open]  # type: ignore[index]
+        fits |= CARRYING[lines[line_id][2]]
     return held & fits
 
 
@@ -238,9 +241,9 @@ class ChickenFoot(NamedPlaces, Game):
         search_start = rng.randrange(players) if info.round == 0 else (info.search_start + 1) % players
         # The players draw one tile each in turn, from search_start on, until one draws the double.
         search = list(DOUBLE_NINE)
-        rng.shuffle(search)
+        shuffle(search, rng)
         finder = (search_start + search.index(double)) % players
-        rest = [tile for tile in DOUBLE_NINE if tile is not double]
+        rest = tuple([tile for tile in DOUBLE_NINE if tile is not double])
         hands, stock = deal_hands(rest, players, HAND_SIZES[players], rng)
         return Deal(hands, stock, finder, search_start)
 
@@ -275,7 +278,8 @@ class ChickenFoot(NamedPlaces, Game):
         size = HAND_SIZES[players]
         if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
             raise IllegalMove("CF-2", f"with {players} players each hand starts with {size} tiles")
-        if misdealt(deal.hands, deal.stock, (tile for tile in DOUBLE_NINE if tile is not double)):
+        masks = deal_masks(deal.hands, deal.stock, ALL_TILES ^ TILE_BIT[double])
+        if masks is None:
             raise IllegalMove(
                 "CF-1", f"a deal must hold every tile of the double-nine set once, except the {double} in the centre"
             )
@@ -300,21 +304,18 @@ class ChickenFoot(NamedPlaces, Game):
             None,
             info.reserve,
         )
-        masks = tuple(mask_of(hand) for hand in deal.hands)
-        board = Layout.start(double, info.options["centre_trains"])  # type: ignore[arg-type]
+        board = plain_start(double, info.options["centre_trains"])  # type: ignore[arg-type]
         # CF-5: setting the double is not a turn; its finder plays first.
         stock = tuple(deal.stock)
         legal = legal_for(board, masks[deal.first], len(stock), info.reserve)
         return ChickenFootState(new_info, deal.first, masks, stock, board, None, 0, EMPTY_LOG, legal)
 
     def _apply_play(self, state: ChickenFootState, seat: int, move: Play) -> ChickenFootState:
-        tile = move.tile
-        bit = TILE_BIT[tile]
-        held = state.hand_masks[seat] ^ bit
+        held = state.hand_masks[seat] ^ move.bit
         masks = list(state.hand_masks)  # replace_hand, inlined on this hot path
         masks[seat] = held
         masks = tuple(masks)  # type: ignore[assignment]
-        board = state.board.play(move.target, tile, TOES)  # type: ignore[union-attr, arg-type]
+        board = plain_play(state.table, move, TOES)  # type: ignore[arg-type]
         log = ((seat, move), state.log)
         info = state.info
         if not held:
@@ -332,7 +333,7 @@ class ChickenFoot(NamedPlaces, Game):
         bit = TILE_BIT[tile]
         masks = replace_hand(state.hand_masks, seat, state.hand_masks[seat] | bit)
         log = ((seat, DRAW), state.log)
-        board: Layout = state.board  # type: ignore[assignment]
+        board: PlainLayout = state.table  # type: ignore[assignment]
         if playable_mask(board, bit):
             # CF-7/CF-9: a drawn tile that can be played must be played at once.
             legal = legal_for(board, bit, len(stock), 0)
@@ -345,7 +346,7 @@ class ChickenFoot(NamedPlaces, Game):
         """A turn ended without a tile played: after an unplayable draw, or a pass."""
         info = state.info
         idle = state.idle + 1
-        board: Layout = state.board  # type: ignore[assignment]
+        board: PlainLayout = state.table  # type: ignore[assignment]
         reserve = info.reserve
         if idle >= info.players and len(stock) <= reserve:
             # CF-12 (b), CF-13: the yard is down to its reserve and nobody could play for a full
@@ -360,7 +361,7 @@ class ChickenFoot(NamedPlaces, Game):
         state: ChickenFootState,
         masks: tuple[int, ...],
         stock: tuple[Tile, ...],
-        board: Layout,
+        board: PlainLayout,
         log: PublicLog,
         went_out: int | None,
     ) -> ChickenFootState:
@@ -548,7 +549,7 @@ class ChickenFoot(NamedPlaces, Game):
             masks = [mask_of(hand) for hand in view.revealed]
             seen = {tile for hand in view.revealed for tile in hand} | set(view.board.tiles())
             stock = [tile for tile in DOUBLE_NINE if tile not in seen]
-            rng.shuffle(stock)
+            shuffle(stock, rng)
         else:
             seen = set(view.hand) | set(view.board.tiles())
             unseen = [tile for tile in DOUBLE_NINE if tile not in seen]
@@ -572,7 +573,7 @@ class ChickenFoot(NamedPlaces, Game):
             held = masks[view.to_move] if drawn is None else TILE_BIT[drawn]
             legal = legal_for(view.board, held, len(unseen), reserve_for(view.players))
         return ChickenFootState(
-            info, view.to_move, tuple(masks), tuple(unseen), view.board, drawn, view.idle, log, legal
+            info, view.to_move, tuple(masks), tuple(unseen), as_plain(view.board), drawn, view.idle, log, legal
         )
 
 

@@ -15,18 +15,19 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import draw_words, misdealt, seat_name
+from core.draw_game import draw_words, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
-from core.hands import replace_hand
-from core.layout import Layout
+from core.hands import deal_masks, replace_hand
+from core.layout import Layout, PlainLayout, as_plain, board_property, plain_play, plain_start
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play, play
 from core.options import Options, OptionSpec
 from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
+from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
-from core.tiles import CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
+from core.tiles import BIT_TILE, CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
 from core.words import ends_showing
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
@@ -36,6 +37,8 @@ CENTRE_SIDES = 4  # DB-5: the centre double's four free sides
 SPINNER_SIDES = 3  # DB-5: a later double uses one side to attach and leaves three
 RESERVE = 2  # DB-9: the last two tiles of the boneyard are never drawn
 HIGHEST_FIRST = tuple(Tile(n, n) for n in range(6, -1, -1))  # DB-3: who holds the highest double
+DOUBLES_MASK = mask_of(HIGHEST_FIRST)
+ALL_TILES = mask_of(DOUBLE_SIX)
 NUMBER_WORDS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes")
 
 
@@ -97,7 +100,7 @@ class DoublesState(NamedTuple):
     to_move: int | None
     hand_masks: tuple[int, ...]
     stock: tuple[Tile, ...]  # the boneyard, in drawing order
-    board: Layout | None  # None until the opening double is played (DB-3)
+    table: PlainLayout | None  # the layout, in its plain form; None until the opening double is played (DB-3)
     unlocked: int  # DB-6: bit n is set once the double n-n is on the table
     drawn: Tile | None  # DB-8: a tile just drawn that must now be played
     idle: int  # DB-10: consecutive turns that ended without a tile played
@@ -110,6 +113,7 @@ class DoublesState(NamedTuple):
     round_pips = property(attrgetter("info.round_pips"))
 
     hands = hands_property()
+    board = board_property()
 
     def history(self) -> tuple[tuple[int, Move], ...]:
         """This round's public events, oldest first."""
@@ -159,13 +163,14 @@ def highest_double(held: int) -> Tile | None:
     return None
 
 
-def legal_for(board: Layout, held: int, fits: tuple[int, ...], stock_size: int) -> tuple[Move, ...]:
-    """The legal moves of a player holding `held` (a mask; just the drawn tile after a draw)."""
-    lines = board.lines
+def legal_for(board: PlainLayout, held: int, fits: tuple[int, ...], stock_size: int) -> tuple[Move, ...]:
+    """The legal moves of a player holding `held` (a mask; just the drawn tile after a draw), with
+    the layout `board` (a Layout, or its plain form)."""
+    lines = board[1]
     moves = []
-    for line_id in board.ends:  # DB-5: every open end, every free side of every spinner
+    for line_id in board[2]:  # DB-5: every open end (`ends`), every free side of every spinner
         # DB-7: a tile carrying the end's number, if unlocked; else only that number's double.
-        matching = held & fits[lines[line_id].open]  # type: ignore[index]
+        matching = held & fits[lines[line_id][2]]
         while matching:
             low = matching & -matching
             moves.append(PLAYS_BY_BIT[low][line_id])
@@ -177,7 +182,12 @@ def legal_for(board: Layout, held: int, fits: tuple[int, ...], stock_size: int) 
 
 
 def legal_at(
-    board: Layout | None, masks: tuple[int, ...], to_move: int | None, drawn: Tile | None, unlocked: int, stock: int
+    board: PlainLayout | None,
+    masks: tuple[int, ...],
+    to_move: int | None,
+    drawn: Tile | None,
+    unlocked: int,
+    stock: int,
 ) -> tuple[Move, ...]:
     """The legal moves of a position given by its parts (the engine's hot paths inline this)."""
     if to_move is None:
@@ -196,21 +206,20 @@ def known_misses(view: DoublesView) -> dict[int, int]:
     included (DB-7). A draw starts the count afresh, as in Chicken Foot (`chicken_foot.known_misses`).
     """
     forbidden: dict[int, int] = {}
-    board: Layout | None = None
+    board: PlainLayout | None = None
     unlocked = 0
     for seat, move in view.history:
         if type(move) is Play:
-            tile = move.tile
             # DB-3: the first play is the centre double; DB-5: later doubles keep three free sides.
-            board = Layout.start(tile, CENTRE_SIDES) if board is None else board.play(move.target, tile, SPINNER_SIDES)  # type: ignore[arg-type]
-            if tile[0] == tile[1]:
-                unlocked |= 1 << tile[0]  # DB-6
+            board = plain_start(move.tile, CENTRE_SIDES) if board is None else plain_play(board, move, SPINNER_SIDES)
+            if move.low == move.high:
+                unlocked |= 1 << move.low  # DB-6
         elif seat != view.seat and board is not None:
             fits = FITS[unlocked]
-            lines = board.lines
+            lines = board[1]
             misses = 0
-            for line_id in board.ends:
-                misses |= fits[lines[line_id].open]  # type: ignore[index]
+            for line_id in board[2]:  # the open ends
+                misses |= fits[lines[line_id][2]]
             forbidden[seat] = misses if type(move) is Draw else forbidden.get(seat, 0) | misses
     return forbidden
 
@@ -265,7 +274,7 @@ class Doubles(NamedPlaces, Game):
         info = state.info
         if not info.chance or info.over:
             raise IllegalMove("DB-0", "no deal is due now")
-        hands, stock = deal_hands(list(DOUBLE_SIX), info.players, HAND_SIZES[info.players], rng)
+        hands, stock = deal_hands(DOUBLE_SIX, info.players, HAND_SIZES[info.players], rng)
         return Deal(hands, stock)
 
     # -- the rules -------------------------------------------------------------------------------
@@ -285,21 +294,19 @@ class Doubles(NamedPlaces, Game):
             move = legal[legal.index(move)]
         if type(move) is Play:
             # The play, with `legal_for` inlined: plays are most of the moves of a match.
-            tile = move.tile
-            target = move.target
             masks = list(hand_masks)  # replace_hand, inlined
-            held = masks[seat] ^ TILE_BIT[tile]
+            held = masks[seat] ^ move.bit
             masks[seat] = held
             masks = tuple(masks)  # type: ignore[assignment]
-            if target is None:
+            if move.target is None:
                 # DB-3, DB-5: the opening double in the centre, four free sides; DB-6: its number
                 # is unlocked.
-                board = Layout.start(tile, CENTRE_SIDES)
-                unlocked = 1 << tile[0]
+                board = plain_start(move.tile, CENTRE_SIDES)
+                unlocked = 1 << move.low
             else:
-                board = board.play(target, tile, SPINNER_SIDES)  # type: ignore[union-attr]
-                if tile[0] == tile[1]:
-                    unlocked |= 1 << tile[0]  # DB-6: unlocked everywhere, for everyone
+                board = plain_play(board, move, SPINNER_SIDES)  # type: ignore[arg-type]
+                if move.low == move.high:
+                    unlocked |= 1 << move.low  # DB-6: unlocked everywhere, for everyone
             log = ((seat, move), log)
             if not held:
                 # DB-10: the player went out.
@@ -312,7 +319,7 @@ class Doubles(NamedPlaces, Game):
             fits = FITS[unlocked]
             lines = board[1]
             moves = []
-            for line_id in board[2]:  # board.ends
+            for line_id in board[2]:  # the open ends
                 matching = held & fits[lines[line_id][2]]  # DB-7, as in `legal_for`
                 while matching:
                     low = matching & -matching
@@ -334,38 +341,42 @@ class Doubles(NamedPlaces, Game):
             raise IllegalMove("DB-3", "chance picks no seat in Doubles: the holder of the highest double opens")
         if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
             raise IllegalMove("DB-2", f"with {players} players each hand starts with {size} tiles")
-        if misdealt(deal.hands, deal.stock, DOUBLE_SIX):
+        masks = deal_masks(deal.hands, deal.stock, ALL_TILES)
+        if masks is None:
             raise IllegalMove("DB-1", "a deal must hold every tile of the double-six set once")
         # DB-3: a redeal (after a deal that gave nobody a double) is the same round again.
         round_number = info.round if info.redeal else info.round + 1
-        masks = tuple(mask_of(hand) for hand in deal.hands)
         stock = tuple(deal.stock)
+        # DB-3: the holder of the highest double opens. Doubles' bits rise with their number, so
+        # the seat whose doubles make the largest mask holds the highest one.
         opener = None
-        for double in HIGHEST_FIRST:
-            bit = TILE_BIT[double]
-            opener = next((seat for seat, held in enumerate(masks) if held & bit), None)
-            if opener is not None:
-                break
+        highest = 0
+        for seat, held in enumerate(masks):
+            if held & DOUBLES_MASK > highest:
+                opener, highest = seat, held & DOUBLES_MASK
         redeal = opener is None
-        new_info = DoublesInfo(
-            players,
-            info.seed,
-            info.options,
-            round_number,
-            redeal,  # DB-3: nobody holds a double, so chance deals again
-            False,
-            info.scores,
-            info.round_scores,
-            info.round_pips,
-            (),
-            None,
-            redeal,
+        new_info = _new(
+            DoublesInfo,
+            (
+                players,
+                info.seed,
+                info.options,
+                round_number,
+                redeal,  # DB-3: nobody holds a double, so chance deals again
+                False,
+                info.scores,
+                info.round_scores,
+                info.round_pips,
+                (),
+                None,
+                redeal,
+            ),
         )
         if opener is None:
-            return DoublesState(new_info, None, masks, stock, None, 0, None, 0, EMPTY_LOG, ())
+            return _new(DoublesState, (new_info, None, masks, stock, None, 0, None, 0, EMPTY_LOG, ()))
         # DB-3: the holder of the highest double plays it as the round's first play, on their turn.
-        legal = (play(double, None),)
-        return DoublesState(new_info, opener, masks, stock, None, 0, None, 0, EMPTY_LOG, legal)
+        legal = (play(BIT_TILE[1 << (highest.bit_length() - 1)], None),)
+        return _new(DoublesState, (new_info, opener, masks, stock, None, 0, None, 0, EMPTY_LOG, legal))
 
     def _apply_draw(self, state: DoublesState, seat: int) -> DoublesState:
         tile = state.stock[0]
@@ -373,7 +384,7 @@ class Doubles(NamedPlaces, Game):
         bit = TILE_BIT[tile]
         masks = replace_hand(state.hand_masks, seat, state.hand_masks[seat] | bit)
         log = ((seat, DRAW), state.log)
-        board: Layout = state.board  # type: ignore[assignment]
+        board: PlainLayout = state.table  # type: ignore[assignment]
         legal = legal_for(board, bit, FITS[state.unlocked], 0)
         if type(legal[0]) is Play:
             # DB-8: a drawn tile that can be played must be played at once.
@@ -386,7 +397,7 @@ class Doubles(NamedPlaces, Game):
         """A turn ended without a tile played: after an unplayable draw, or a pass."""
         info = state.info
         idle = state.idle + 1
-        board: Layout = state.board  # type: ignore[assignment]
+        board: PlainLayout = state.table  # type: ignore[assignment]
         if idle >= info.players and len(stock) <= RESERVE:
             # DB-10: the boneyard is down to its reserve and nobody could play for a full round of
             # turns: the round is blocked.
@@ -400,7 +411,7 @@ class Doubles(NamedPlaces, Game):
         state: DoublesState,
         masks: tuple[int, ...],
         stock: tuple[Tile, ...],
-        board: Layout,
+        board: PlainLayout,
         unlocked: int,
         log: PublicLog,
         went_out: int | None,
@@ -542,7 +553,7 @@ class Doubles(NamedPlaces, Game):
             raise ValueError(f"there is no seat {seat!r} at a {info.players}-player table")
         hands = state.hands
         round_over = (info.chance or info.over) and info.round > 0
-        leading = state.legal[0].tile if state.board is None and state.legal else None  # type: ignore[attr-defined]
+        leading = state.legal[0].tile if state.table is None and state.legal else None  # type: ignore[attr-defined]
         return DoublesView(
             seat,
             info.players,
@@ -596,7 +607,7 @@ class Doubles(NamedPlaces, Game):
         if view.revealed is not None:
             seen.update(tile for hand in view.revealed for tile in hand)
         unseen = [tile for tile in DOUBLE_SIX if tile not in seen]
-        rng.shuffle(unseen)
+        shuffle(unseen, rng)
         given: dict[int, list[Tile]] = {}
         kept_back: list[Tile] = []
         if view.leading is not None:
@@ -628,7 +639,7 @@ class Doubles(NamedPlaces, Game):
             masks = tuple(mask_of(hands[seat]) for seat in range(view.players))
             stock += kept_back
         if kept_back:
-            rng.shuffle(stock)
+            shuffle(stock, rng)
         legal = (
             ()
             if view.chance or view.over
@@ -639,7 +650,7 @@ class Doubles(NamedPlaces, Game):
             view.to_move,
             masks,
             tuple(stock),
-            view.board,
+            None if view.board is None else as_plain(view.board),
             view.unlocked,
             drawn,
             view.idle,

@@ -15,6 +15,7 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
+from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
 from core.games.moon_suits import (
@@ -29,6 +30,7 @@ from core.games.moon_suits import (
     trick_winner,
     trump_name,
 )
+from core.hands import deal_masks
 from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
 from core.options import Options, OptionSpec
 from core.state_info import hands_property, info_properties
@@ -250,12 +252,10 @@ class Moon(Game):
         info = state.info
         if not info.chance or info.over:
             raise IllegalMove("MN-0", "no deal is due now")
-        tiles = list(MOON_SET)
-        rng.shuffle(tiles)
-        hands = tuple(tuple(sorted(tiles[i * HAND_SIZE : (i + 1) * HAND_SIZE])) for i in range(PLAYERS))
+        hands, widow = deal_hands(MOON_SET, PLAYERS, HAND_SIZE, rng)  # the one tile left is the widow
         # MN-8: chance picks the first hand's first bidder; each later deal moves one seat left.
         first = rng.randrange(PLAYERS) if info.round == 0 else (info.first_bidder + 1) % PLAYERS  # type: ignore[operator]
-        return Deal(hands, (tiles[-1],), first)
+        return Deal(hands, widow, first)
 
     # -- the rules -------------------------------------------------------------------------------
     def legal_moves(self, state: MoonState) -> tuple[Move, ...]:
@@ -293,8 +293,8 @@ class Moon(Game):
             raise IllegalMove("MN-2", f"each of the {PLAYERS} players is dealt {HAND_SIZE} tiles")
         if not isinstance(deal.stock, tuple) or len(deal.stock) != 1:
             raise IllegalMove("MN-2", "exactly one tile, the widow, is left face down")
-        dealt = [*(tile for hand in hands for tile in hand), *deal.stock]
-        if any(type(tile) is not Tile for tile in dealt) or set(dealt) != set(MOON_SET):
+        masks = deal_masks(hands, deal.stock, MOON_MASK)
+        if masks is None:
             raise IllegalMove("MN-1", "a deal must hold each of the 22 Moon tiles once (no 0-1 to 0-6)")
         first = deal.first
         if type(first) is not int or not 0 <= first < PLAYERS:
@@ -318,7 +318,6 @@ class Moon(Game):
             first,
             False,
         )
-        masks = tuple(mask_of(hand) for hand in hands)
         legal = bid_moves((), info.options["all_pass"])
         widow = deal.stock[0]
         return MoonState(
@@ -366,7 +365,7 @@ class Moon(Game):
         seat: int = state.to_move  # type: ignore[assignment]
         tile = move.tile
         masks = list(state.hand_masks)  # replace_hand, inlined on this hot path
-        masks[seat] ^= TILE_BIT[tile]
+        masks[seat] ^= move.bit
         masks = tuple(masks)  # type: ignore[assignment]
         trick = (*state.trick, tile)
         table = TABLES[state.trump]  # type: ignore[index]

@@ -157,7 +157,7 @@ def test_sessions_are_counted_per_player_and_in_all(home, keys):
 def test_caps_count_sessions_of_every_door(home):
     caps = SessionCaps(home, ServerLimits(max_sessions=2, max_player_sessions=1))
     first = caps.admit("Alice", "ssh")
-    with pytest.raises(SessionRefused, match="you have 1 sessions open here already"):
+    with pytest.raises(SessionRefused, match="you have 1 session open here already"):
         SessionCaps(home, ServerLimits(max_sessions=2, max_player_sessions=1)).admit("ALICE", "web")
     caps.admit("bob", "web")
     with pytest.raises(SessionRefused, match="the server is full"):
