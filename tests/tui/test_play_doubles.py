@@ -119,6 +119,11 @@ async def test_the_opening_double_is_played_from_the_hand():
         leading = match.view(0).leading
         hand = table(app).query_one(HandView)
         assert hand.legal == {leading} and hand.selected is leading
+        # DB-3: the empty board and the status say what to do, whole.
+        board = table(app).query_one(BoardTree)
+        words = str(board.root.children[0].label)
+        assert words == f"Open the round: pick your {leading} and press Enter."
+        assert f"lead the {leading}: press Enter" in str(table(app).query_one("#status").render())
         await pilot.press("enter")
         assert match.state.board is not None and match.state.board.centre is leading  # DB-3
 
