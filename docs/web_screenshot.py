@@ -23,7 +23,7 @@ from tests.web.test_browser import hand, open_doubles_table, sign_in  # noqa: E4
 
 SEED = 5
 TURNS = 7
-CHOOSE = "choose one on the board"
+CHOOSE = "to pick one, Enter to play"
 WINDOW = {"width": 1040, "height": 660}
 
 
@@ -38,7 +38,7 @@ def main() -> None:
             sign_in(page, server, "Ann")
             open_doubles_table(page, "bot", seed=SEED)
             for _ in range(TURNS):
-                text = wait_until(page, lambda text: "your turn, Ann" in text, "Ann's turn")
+                text = wait_until(page, lambda text: "your turn, Ann" in text and hand(text, "Ann"), "Ann's turn")
                 lines = text.split("\n")
                 marks = lines[next(i for i, line in enumerate(lines) if "Ann's tiles" in line) + 2]
                 count = len(hand(text, "Ann"))

@@ -70,6 +70,7 @@ def open_doubles_table(page: Page, second_seat: str, seed: int | None = None) ->
     page.keyboard.press("Home")
     page.keyboard.press("Enter")
     form_shows(page, r"Players\s+2\s+▼")
+    wait_until(page, lambda text: "Seat 3" not in text and "Seed" in text, "the form for two")  # laid out anew
     if second_seat == "open":
         page.keyboard.press("Tab")  # the second seat's name
         page.keyboard.press("Tab")  # the second seat's kind
