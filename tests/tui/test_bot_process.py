@@ -90,3 +90,18 @@ def test_a_decision_cancelled_before_it_is_sent_is_never_searched(bots):
         bots.ask(request)
     assert time.perf_counter() - started < 1 and bots._process is None  # no process was started for it
     assert bots.decide(match, match.state.to_move, "easy", None, 1) in match.legal_moves()  # later ones go on
+
+
+def test_a_decision_asked_after_close_starts_no_process():
+    # A table that closes while a bot's thread is on its way to `ask`: that thread must not start
+    # a process the table will never close (the server test once saw one alive after its table).
+    bots = BotProcess()
+    match = started_match()
+    bots.decide(match, match.state.to_move, "easy", None, 1)
+    request = bots.request(match, match.state.to_move, "hard", 30.0, 1)
+    bots.close()
+    with pytest.raises(BotError):
+        bots.ask(request)
+    with pytest.raises(BotError, match="closed"):
+        bots.decide(match, match.state.to_move, "easy", None, 1)
+    assert bots._process is None
