@@ -167,8 +167,8 @@ def test_resume_from_the_command_line():
     match.deal()
     Autosave(store, match, match_id="3f9a2c1b7e40", clock=lambda: time.time() - 60)()
     Autosave(store, finished_round(seed=4), match_id="3f00")()  # newer, but finished
-    assert resume_save("").record.match_id == "3f9a2c1b7e40"  # the latest unfinished
-    assert resume_save("3f9").record.match_id == "3f9a2c1b7e40"  # a prefix of one id
+    assert resume_save("").match_id == "3f9a2c1b7e40"  # the latest unfinished
+    assert resume_save("3f9").match_id == "3f9a2c1b7e40"  # a prefix of one id
 
 
 @pytest.mark.parametrize(
