@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 from typing import Any, NamedTuple
 
+from cli.output import say
 from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 
 # asyncio, the network and the save machinery are imported when the command runs: `dominoes` alone
@@ -85,7 +87,8 @@ class HostPlan(NamedTuple):
 
 def plan(args: argparse.Namespace) -> HostPlan:
     """Everything `host` needs, checked; ValueError (one line) for a bad argument, SaveError for a
-    save that cannot be loaded."""
+    save that cannot be loaded or that another process has open. The plan's autosave holds the
+    match's lock: close it when done."""
     from core.bots import get_bot
     from net.address import tcp, unix
     from saves.autosave import Autosave
@@ -105,18 +108,21 @@ def plan(args: argparse.Namespace) -> HostPlan:
         given = [name for name in ("game", "players", "seats", "seed") if getattr(args, name) is not None]
         if given or args.names or args.option:
             raise ValueError("--resume takes the game, seats and options from the save; drop the other match arguments")
-        loaded = store.load(store.resolve(args.resume_match))
-        if loaded.notice:
-            print(f"{PROG} host: {loaded.notice}", file=sys.stderr)
-        match = loaded.record.match
-        if match.state.over:
-            raise ValueError(f"match {loaded.record.match_id} is over; there is nothing left to host")
-        autosave = Autosave.resume(store, loaded)
+        # Opened: locked (MatchInUse, naming the process, if another has it open), then loaded.
+        autosave = Autosave.open(store, store.resolve(args.resume_match))
+        if autosave.notice:
+            print(f"{PROG} host: {autosave.notice}", file=sys.stderr)
+        match = autosave.match
+        problem = f"match {autosave.match_id} is over; there is nothing left to host" if match.state.over else None
     else:
         match = _new_match(args)
-        autosave = Autosave(store, match)
-    if not match.humans:
-        raise ValueError("a hosted table needs at least one human seat")
+        autosave = Autosave(store, match, exclusive=True)  # locked from its first save on
+        problem = None
+    if problem is None and not match.humans:
+        problem = "a hosted table needs at least one human seat"
+    if problem is not None:
+        autosave.close()
+        raise ValueError(problem)
     return HostPlan(
         match, autosave, address, takeover, args.takeover_bot, args.budget, args.pause, idle_close, args.status
     )
@@ -186,15 +192,19 @@ def run_host(args: argparse.Namespace) -> int:
     except SaveError as error:
         print(f"{PROG} host: {error}", file=sys.stderr)
         return 1
-    return asyncio.run(_serve(host_plan))
+    try:
+        return asyncio.run(_serve(host_plan))
+    finally:
+        host_plan.autosave.close()
+        if host_plan.address.is_unix:
+            from net.tables import remove_ended_table
 
-
-def _say(line: str) -> None:
-    print(line, flush=True)
+            remove_ended_table(Path(host_plan.address.path), host_plan.status)
 
 
 async def _serve(host_plan: HostPlan) -> int:
     import asyncio
+    import signal
 
     from core import get_game
     from net.server import TableServer
@@ -208,7 +218,7 @@ async def _serve(host_plan: HostPlan) -> int:
             try:
                 write_seat_status(status, names, labels)
             except OSError as error:
-                _say(f"could not write the seat status to {status}: {error.strerror or error}")
+                say(f"could not write the seat status to {status}: {error.strerror or error}")
 
     server = TableServer(
         match,
@@ -217,7 +227,7 @@ async def _serve(host_plan: HostPlan) -> int:
         bot_budget=host_plan.budget,
         takeover_level=host_plan.takeover_bot,
         deal_delay=host_plan.pause,
-        on_event=_say,
+        on_event=say,
         on_seats=tell_seats,
         idle_close_after=host_plan.idle_close,
     )
@@ -227,18 +237,26 @@ async def _serve(host_plan: HostPlan) -> int:
         print(f"{PROG} host: cannot listen at {host_plan.address}: {error.strerror or error}", file=sys.stderr)
         return 1
     where = join_address(server.address)
-    match_id = host_plan.autosave.match_id
-    _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
-    _say(f"join with: {PROG} join {where} --name NAME")
-    _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
+    autosave = host_plan.autosave
+    say(f"hosting {get_game(match.game_name).title} (match {autosave.match_id}) at {server.address}")
+    say(f"join with: {PROG} join {where} --name NAME")
+    say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
+    loop = asyncio.get_running_loop()
+    serving = asyncio.current_task()
+    assert serving is not None
+    loop.add_signal_handler(signal.SIGTERM, serving.cancel)  # `kill`, or serve-ssh stopping: as Ctrl+C
     try:
         await server.serve_until_over()
-    except asyncio.CancelledError:  # Ctrl+C
+    except asyncio.CancelledError:  # Ctrl+C or SIGTERM
         await server.close("the host stopped the table")
-        _say(f"stopped; the match is saved: {PROG} host --resume {match_id} goes on with it")
+        # The id is read at the end: a save changed by another process goes on under a new one.
+        say(f"stopped; the match is saved: {PROG} host --resume {autosave.match_id} goes on with it")
         return 0
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
     if match.state.over:
-        _say(f"the match is over and saved as {match_id}")
+        say(f"the match is over and saved as {autosave.match_id}")
     else:
-        _say(f"closed ({server.end_reason}); the match is saved: {PROG} host --resume {match_id} goes on with it")
+        resume = f"{PROG} host --resume {autosave.match_id}"
+        say(f"closed ({server.end_reason}); the match is saved: {resume} goes on with it")
     return 0

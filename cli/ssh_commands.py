@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.output import say
+from cli.terminal import require_terminal
 from cli.usage import PROG, UsageError
 from tui.preferences import BOT_SPEEDS
 from tui.settings import MAX_NAME
@@ -72,17 +74,32 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
 
 
 async def _serve(door: Any, host: str, port: int, name: str) -> int:
+    import asyncio
+    import signal
+
+    from net.tables import close_tables
+
     try:
         await door.start(host, port)
     except OSError as error:
         reason = "is in use" if error.errno == 98 else f"cannot be used ({error.strerror or error})"
         print(f"{name}: port {port} on {host} {reason}", file=sys.stderr)
         return 1
-    print(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})", flush=True)
+    say(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})")
+    serving = asyncio.current_task()
+    assert serving is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, serving.cancel)  # a service stop: as Ctrl+C
     try:
         await door.serve_forever()
+    except asyncio.CancelledError:
+        pass
     finally:
         await door.close()
+        # The lobby's tables end with the server, saved (`dominoes host --resume` goes on with one).
+        closed = await asyncio.to_thread(close_tables)
+        if closed:
+            say(f"{name}: closed {len(closed)} table{'s' if len(closed) != 1 else ''}; their matches are saved")
+    say(f"{name}: stopped")
     return 0
 
 
@@ -91,6 +108,7 @@ def run_lobby(args: argparse.Namespace) -> int:
     player = " ".join(args.name.split())
     if not player or len(player) > MAX_NAME or not player.isprintable():
         raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters, not {args.name!r}")
+    require_terminal(f"{PROG} lobby")
     import subprocess
 
     from tui.lobby_app import JoinRequest, LobbyApp
