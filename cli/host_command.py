@@ -196,19 +196,11 @@ def run_host(args: argparse.Namespace) -> int:
         return asyncio.run(_serve(host_plan))
     finally:
         host_plan.autosave.close()
-        if host_plan.address.is_unix:
-            from net.tables import remove_ended_table
-
-            remove_ended_table(Path(host_plan.address.path), host_plan.status)
 
 
 async def _serve(host_plan: HostPlan) -> int:
-    import asyncio
-    import signal
-
-    from core import get_game
     from net.server import TableServer
-    from net.tables import write_seat_status
+    from net.tables import remove_ended_table, write_seat_status
 
     match = host_plan.match
     status = host_plan.status
@@ -236,6 +228,22 @@ async def _serve(host_plan: HostPlan) -> int:
     except OSError as error:
         print(f"{PROG} host: cannot listen at {host_plan.address}: {error.strerror or error}", file=sys.stderr)
         return 1
+    try:
+        return await _serve_started(server, host_plan)
+    finally:
+        socket = Path(host_plan.address.path) if host_plan.address.is_unix else None  # type: ignore[arg-type]
+        remove_ended_table(socket, status)
+
+
+async def _serve_started(server: Any, host_plan: HostPlan) -> int:
+    """From the first line printed to the last: until the match is over, the table idle too long,
+    or the host stopped (Ctrl+C, SIGTERM)."""
+    import asyncio
+    import signal
+
+    from core import get_game
+
+    match = host_plan.match
     where = join_address(server.address)
     autosave = host_plan.autosave
     say(f"hosting {get_game(match.game_name).title} (match {autosave.match_id}) at {server.address}")

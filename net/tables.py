@@ -148,13 +148,13 @@ def _remove(table_id: str, directory: Path) -> None:
             (directory / f"{table_id}{suffix}").unlink()
 
 
-def remove_ended_table(socket: Path, status: str | None = None) -> None:
+def remove_ended_table(socket: Path | None, status: str | None = None) -> None:
     """What a host leaves when its table ends: its seat status file and, for a lobby's table (whose
     sidecar names this process), the sidecar and the log. The server removes the socket itself."""
     if status is not None:
         with contextlib.suppress(OSError):
             Path(status).unlink()
-    if not socket.name.endswith(SOCKET_SUFFIX):
+    if socket is None or not socket.name.endswith(SOCKET_SUFFIX):
         return
     table_id = socket.name[: -len(SOCKET_SUFFIX)]
     try:

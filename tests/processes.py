@@ -30,6 +30,13 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "DOMINOES_HOME": str(home), **extra}
 
 
+def run_dominoes(home: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """`dominoes ARGUMENTS` run to its end, its output captured."""
+    return subprocess.run(
+        dominoes_argv(*arguments), env=environment(home), capture_output=True, text=True, timeout=WAIT
+    )
+
+
 def wait_until(condition: Callable[[], object], what: str, timeout: float = WAIT) -> None:
     """Poll `condition` until it holds; AssertionError naming `what` if it never does."""
     deadline = time.monotonic() + timeout

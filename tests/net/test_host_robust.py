@@ -18,7 +18,7 @@ from net.tables import TableSeat, create_table, list_tables, process_alive
 from saves.autosave import Autosave
 from saves.store import SaveStore
 from tests.net.ssh_client import Keys, remove, short_home
-from tests.processes import WAIT, dominoes_argv, environment, wait_until
+from tests.processes import WAIT, dominoes_argv, environment, run_dominoes, wait_until
 
 HOST = ("host", "--game", "moon", "--seats", "human,easy,easy", "--pause", "0")
 
@@ -74,13 +74,7 @@ def test_two_hosts_of_one_match(home):
     first = start_host(home, *HOST, "--socket", str(socket))
     try:
         (match_id,) = SaveStore(home / "saves").ids()
-        second = subprocess.run(
-            dominoes_argv("host", "--resume", match_id, "--socket", str(home / "b.sock")),
-            env=environment(home),
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-        )
+        second = run_dominoes(home, "host", "--resume", match_id, "--socket", str(home / "b.sock"))
         assert second.returncode == 1 and second.stdout == "" and second.stderr.count("\n") == 1
         holder = f"(process {first.pid}, dominoes host --game moon"
         assert second.stderr.startswith(f"dominoes host: match {match_id} is open in another process {holder}")
@@ -129,9 +123,8 @@ def test_a_lobby_table_that_ends_leaves_no_files(home, monkeypatch):
     seats = (TableSeat("human", "Ann"), TableSeat("open"), TableSeat("bot", level="easy"))
     table = create_table("moon", seats, {}, "Ann", environment=environment(home))
     directory = table.socket.parent
-    assert sorted(os.listdir(directory)) == sorted(
-        f"{table.table_id}{suffix}" for suffix in (".json", ".log", ".seats", ".sock")
-    )
+    files = sorted(f"{table.table_id}{suffix}" for suffix in (".json", ".log", ".seats", ".sock"))
+    wait_until(lambda: sorted(os.listdir(directory)) == files, "the host to write its seat status")
     os.kill(table.pid, signal.SIGTERM)  # as an idle table closing: the host ends on its own
     wait_until(lambda: not process_alive(table.pid), "the table's host to end")
     assert os.listdir(directory) == []  # removed by the host itself, before any lobby looks

@@ -11,8 +11,8 @@ import subprocess
 from cli.main import main
 from saves import Autosave, SaveStore
 from saves.lock import lock_path
-from tests.processes import WAIT, InTerminal, dominoes_argv, environment, wait_until
-from tests.tui.conftest import human_turn, quick_settings
+from tests.processes import WAIT, InTerminal, dominoes_argv, environment, run_dominoes, wait_until
+from tests.tui.conftest import human_turn, quick_settings, take_a_turn
 from tests.tui.conftest import wait_until as wait_in_app
 from tui.app import DominoesApp
 from tui.preferences import Preferences
@@ -102,13 +102,7 @@ async def test_a_host_refuses_a_match_the_interface_has_open(private_home):
         await wait_in_app(pilot, lambda: human_turn(app))
         match_id = app.autosave.match_id
         assert app.autosave.locked  # from its first save on
-        refused = subprocess.run(
-            dominoes_argv("host", "--resume", match_id, "--socket", str(private_home / "t.sock")),
-            env=environment(private_home),
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-        )
+        refused = run_dominoes(private_home, "host", "--resume", match_id, "--socket", str(private_home / "t.sock"))
         assert refused.returncode == 1 and refused.stdout == ""
         assert refused.stderr.count("\n") == 1
         assert refused.stderr.startswith(f"dominoes host: match {match_id} is open in another process (process ")
@@ -116,3 +110,27 @@ async def test_a_host_refuses_a_match_the_interface_has_open(private_home):
         await wait_in_app(pilot, lambda: not isinstance(app.screen, TableScreen))
         assert app.autosave is None and not lock_path(SaveStore().directory, match_id).exists()
     Autosave.open(SaveStore(), match_id).close()
+
+
+async def test_a_save_changed_under_the_interface_is_not_written_over(private_home):
+    app = DominoesApp(start=quick_settings(seed=7), preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_in_app(pilot, lambda: human_turn(app))
+        store = SaveStore()
+        match_id = app.autosave.match_id
+        # A writer that takes no lock (an older dominoes) plays on in the same file.
+        other = Autosave.resume(store, store.load(match_id))
+        other.match.apply(other.match.legal_moves()[-1])
+        other()
+        theirs = store.load(match_id).record.match
+        await take_a_turn(pilot)
+        await wait_in_app(pilot, lambda: app.autosave.match_id != match_id and human_turn(app))
+        await pilot.pause()  # the last bot move's save
+        warnings = [notice.message for notice in app._notifications if notice.severity == "warning"]
+        assert warnings == [
+            f"Match {match_id} was changed by another process since this one opened it, so it was not written "
+            f"over; this match goes on as match {app.autosave.match_id}."
+        ]
+        assert store.load(match_id).record.match == theirs
+        assert store.load(app.autosave.match_id).record.match == app.match
+        assert not errors(app)
