@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from cli.output import say
+from cli.output import say as _say  # the host's log: kept going when nobody reads it
 from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 
 # asyncio, the network and the save machinery are imported when the command runs: `dominoes` alone
@@ -199,6 +199,10 @@ def run_host(args: argparse.Namespace) -> int:
 
 
 async def _serve(host_plan: HostPlan) -> int:
+    import asyncio
+    import signal
+
+    from core import get_game
     from net.server import TableServer
     from net.tables import remove_ended_table, write_seat_status
 
@@ -210,7 +214,7 @@ async def _serve(host_plan: HostPlan) -> int:
             try:
                 write_seat_status(status, names, labels)
             except OSError as error:
-                say(f"could not write the seat status to {status}: {error.strerror or error}")
+                _say(f"could not write the seat status to {status}: {error.strerror or error}")
 
     server = TableServer(
         match,
@@ -219,7 +223,7 @@ async def _serve(host_plan: HostPlan) -> int:
         bot_budget=host_plan.budget,
         takeover_level=host_plan.takeover_bot,
         deal_delay=host_plan.pause,
-        on_event=say,
+        on_event=_say,
         on_seats=tell_seats,
         idle_close_after=host_plan.idle_close,
     )
@@ -228,43 +232,28 @@ async def _serve(host_plan: HostPlan) -> int:
     except OSError as error:
         print(f"{PROG} host: cannot listen at {host_plan.address}: {error.strerror or error}", file=sys.stderr)
         return 1
-    try:
-        return await _serve_started(server, host_plan)
-    finally:
-        socket = Path(host_plan.address.path) if host_plan.address.is_unix else None  # type: ignore[arg-type]
-        remove_ended_table(socket, status)
-
-
-async def _serve_started(server: Any, host_plan: HostPlan) -> int:
-    """From the first line printed to the last: until the match is over, the table idle too long,
-    or the host stopped (Ctrl+C, SIGTERM)."""
-    import asyncio
-    import signal
-
-    from core import get_game
-
-    match = host_plan.match
-    where = join_address(server.address)
-    autosave = host_plan.autosave
-    say(f"hosting {get_game(match.game_name).title} (match {autosave.match_id}) at {server.address}")
-    say(f"join with: {PROG} join {where} --name NAME")
-    say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
     loop = asyncio.get_running_loop()
     serving = asyncio.current_task()
     assert serving is not None
     loop.add_signal_handler(signal.SIGTERM, serving.cancel)  # `kill`, or serve-ssh stopping: as Ctrl+C
+    where = join_address(server.address)
+    match_id = host_plan.autosave.match_id
+    _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
+    _say(f"join with: {PROG} join {where} --name NAME")
+    _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
     try:
         await server.serve_until_over()
     except asyncio.CancelledError:  # Ctrl+C or SIGTERM
         await server.close("the host stopped the table")
-        # The id is read at the end: a save changed by another process goes on under a new one.
-        say(f"stopped; the match is saved: {PROG} host --resume {autosave.match_id} goes on with it")
+        match_id = host_plan.autosave.match_id  # a save changed by another process goes on under a new id
+        _say(f"stopped; the match is saved: {PROG} host --resume {match_id} goes on with it")
         return 0
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
+        remove_ended_table(Path(str(host_plan.address.path)) if host_plan.address.is_unix else None, status)
+    match_id = host_plan.autosave.match_id
     if match.state.over:
-        say(f"the match is over and saved as {autosave.match_id}")
+        _say(f"the match is over and saved as {match_id}")
     else:
-        resume = f"{PROG} host --resume {autosave.match_id}"
-        say(f"closed ({server.end_reason}); the match is saved: {resume} goes on with it")
+        _say(f"closed ({server.end_reason}); the match is saved: {PROG} host --resume {match_id} goes on with it")
     return 0

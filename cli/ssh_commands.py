@@ -85,10 +85,10 @@ async def _serve(door: Any, host: str, port: int, name: str) -> int:
         reason = "is in use" if error.errno == 98 else f"cannot be used ({error.strerror or error})"
         print(f"{name}: port {port} on {host} {reason}", file=sys.stderr)
         return 1
-    say(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})")
     serving = asyncio.current_task()
     assert serving is not None
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, serving.cancel)  # a service stop: as Ctrl+C
+    say(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})")
     try:
         await door.serve_forever()
     except asyncio.CancelledError:

@@ -48,9 +48,8 @@ class DominoesApp(App[None]):
         remote: TableClient | None = None,
     ) -> None:
         """`start`: begin a new match at once; `match`: open this match where it stands (saved as a
-        new match); `saved`: go on with a saved match (`dominoes --resume` opens it, locked, before
-        the app starts); `remote`: play at the table this client has joined (`dominoes join`), and
-        end when leaving it."""
+        new match); `saved`: go on with a loaded save (`dominoes --resume`); `remote`: play at the
+        table this client has joined (`dominoes join`), and end when leaving it."""
         super().__init__()
         self.preferences = preferences if preferences is not None else load_preferences()
         self.start_settings = start
