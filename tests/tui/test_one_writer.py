@@ -12,7 +12,7 @@ from cli.main import main
 from saves import Autosave, SaveStore
 from saves.lock import lock_path
 from tests.processes import WAIT, InTerminal, dominoes_argv, environment, run_dominoes, wait_until
-from tests.tui.conftest import human_turn, quick_settings, take_a_turn
+from tests.tui.conftest import human_turn, quick_settings, record_notices, take_a_turn
 from tests.tui.conftest import wait_until as wait_in_app
 from tui.app import DominoesApp
 from tui.preferences import Preferences
@@ -36,8 +36,8 @@ def holder_pid(store: SaveStore) -> int | None:
         return None
 
 
-def errors(app: DominoesApp) -> list[str]:
-    return [notice.message for notice in app._notifications if notice.severity == "error"]
+def of(severity: str, notices: list[tuple[str, str]]) -> list[str]:
+    return [message for kind, message in notices if kind == severity]
 
 
 def test_the_interface_twice_then_its_holder_dies(private_home, capsys):
@@ -73,17 +73,18 @@ async def test_the_load_screen_and_the_title_refuse_a_match_a_host_has_open(priv
     try:
         assert host.stdout.readline().startswith(f"hosting Chicken Foot (match {MATCH_ID})")
         app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+        notices = record_notices(app)
         async with app.run_test(size=(100, 32)) as pilot:
             await wait_in_app(pilot, lambda: isinstance(app.screen, TitleScreen) and app.screen.looks >= 1)
             await pilot.press("c")  # the title's Resume offers the match
-            await wait_in_app(pilot, lambda: errors(app))
+            await wait_in_app(pilot, lambda: of("error", notices))
             refusal = f"Match {MATCH_ID} is open in another process (process {host.pid}, dominoes host --resume"
-            assert errors(app)[-1].startswith(refusal) and isinstance(app.screen, TitleScreen)
+            assert of("error", notices)[-1].startswith(refusal) and isinstance(app.screen, TitleScreen)
             await pilot.press("l")
             await wait_in_app(pilot, lambda: isinstance(app.screen, LoadScreen))
             await pilot.press("enter")
-            await wait_in_app(pilot, lambda: len(errors(app)) == 2)
-            assert errors(app)[-1].startswith(refusal)
+            await wait_in_app(pilot, lambda: len(of("error", notices)) == 2)
+            assert of("error", notices)[-1].startswith(refusal)
             assert isinstance(app.screen, LoadScreen) and app.autosave is None  # the list stays
             host.send_signal(signal.SIGINT)
             assert host.wait(WAIT) == 0
@@ -114,6 +115,7 @@ async def test_a_host_refuses_a_match_the_interface_has_open(private_home):
 
 async def test_a_save_changed_under_the_interface_is_not_written_over(private_home):
     app = DominoesApp(start=quick_settings(seed=7), preferences=Preferences(bot_speed="instant"))
+    notices = record_notices(app)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_in_app(pilot, lambda: human_turn(app))
         store = SaveStore()
@@ -126,11 +128,10 @@ async def test_a_save_changed_under_the_interface_is_not_written_over(private_ho
         await take_a_turn(pilot)
         await wait_in_app(pilot, lambda: app.autosave.match_id != match_id and human_turn(app))
         await pilot.pause()  # the last bot move's save
-        warnings = [notice.message for notice in app._notifications if notice.severity == "warning"]
-        assert warnings == [
+        assert of("warning", notices) == [
             f"Match {match_id} was changed by another process since this one opened it, so it was not written "
             f"over; this match goes on as match {app.autosave.match_id}."
         ]
         assert store.load(match_id).record.match == theirs
         assert store.load(app.autosave.match_id).record.match == app.match
-        assert not errors(app)
+        assert not of("error", notices)
