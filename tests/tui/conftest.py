@@ -36,7 +36,7 @@ def private_home(tmp_path, monkeypatch):
     return tmp_path
 
 
-async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 30.0) -> None:
     """Let the app run (bots think in workers) until `condition` holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

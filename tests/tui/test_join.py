@@ -28,7 +28,7 @@ from tui.screens.round_over import RoundOverScreen
 from tui.screens.undo_dialog import UndoDialog
 from tui.widgets import HandView
 
-TIMEOUT = 10.0
+TIMEOUT = 30.0
 
 
 def seats(*kinds: str) -> tuple[Seat, ...]:
