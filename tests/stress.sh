@@ -9,9 +9,8 @@
 # status is 0 only if every run passed. BUSY=N sets how many busy processes (default: one per core);
 # PYTHON the interpreter (default .venv/bin/python).
 set -u
-# Job control: the suite runs as a job of its own, whose processes take Ctrl+C (SIGINT) as usual (a
-# shell without it makes background commands ignore SIGINT, and the tests send it to the hosts
-# they start); Ctrl+C here reaches this script, which stops the suite and the busy processes.
+# Job control: the suite runs as a job of its own, so Ctrl+C reaches this script, which stops the
+# suite and the busy processes (tests/conftest.py sees that the suite's processes still take SIGINT).
 set -m
 cd "$(dirname "$0")/.."
 
