@@ -13,6 +13,7 @@ import getpass
 import json
 import os
 import socket
+import stat
 import sys
 import time
 from contextlib import suppress
@@ -55,8 +56,11 @@ class MatchLock:
         try:
             directory.mkdir(parents=True, exist_ok=True)
             for _ in range(ATTEMPTS):
-                descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+                flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                descriptor = os.open(path, flags, 0o600)
                 try:
+                    if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # left there by someone else
+                        raise OSError(0, "the lock file is not a regular file")
                     if not _try_lock(descriptor):
                         os.lseek(descriptor, 0, os.SEEK_SET)
                         holder = describe_holder(os.read(descriptor, MAX_HOLDER + 1))
@@ -93,7 +97,8 @@ class MatchLock:
                 self.path.unlink()
 
     def __del__(self) -> None:  # a lock nobody refers to any more is let go, as at exit
-        self.release()
+        with suppress(Exception):  # at interpreter shutdown what it needs may be gone: the OS lets go
+            self.release()
 
     def __enter__(self) -> MatchLock:
         return self

@@ -192,3 +192,9 @@ def test_a_save_directory_that_cannot_be_written_is_a_save_error_not_a_lock_erro
     autosave = Autosave(SaveStore(blocked / "saves"), small_match(), exclusive=True)
     with pytest.raises(SaveError, match="could not be saved"):
         autosave()
+
+
+def test_a_lock_file_that_is_not_a_regular_file_is_refused_without_waiting(tmp_path):
+    os.mkfifo(lock_path(tmp_path, "m1"))
+    with pytest.raises(SaveError, match="not a regular file"):
+        MatchLock.acquire(tmp_path, "m1")
