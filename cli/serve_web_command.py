@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from cli import output
 from cli.ssh_commands import add_limit_arguments, limits_from
 from cli.usage import PROG, UsageError
 
@@ -36,8 +37,9 @@ def add_parser(commands: Any) -> None:
 
 
 def say(first: str, *more: str) -> None:
-    """A note at start, in lines that fit 80 columns."""
-    print(f"{NAME}: {first}", *(f"  {line}" for line in more), sep="\n", flush=True)
+    """A note, in lines that fit 80 columns (dropped quietly if nobody reads them any more)."""
+    for line in (f"{NAME}: {first}", *(f"  {line}" for line in more)):
+        output.say(line)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,6 +67,7 @@ async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int
     import signal
 
     from net.paths import data_dir
+    from net.tables import close_tables
     from net.web_server import WebFrontDoor
 
     door = WebFrontDoor(data_dir(), limits=limits)
@@ -95,4 +98,9 @@ async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int
         await door.serve_forever()
     finally:
         await door.close()
+        # The lobby's tables end with the server, saved (`dominoes host --resume` goes on with one).
+        closed = await asyncio.to_thread(close_tables)
+        if closed:
+            say(f"closed {len(closed)} table{'s' if len(closed) != 1 else ''}; their matches are saved")
+    say("stopped")
     return 0

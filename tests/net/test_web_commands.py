@@ -11,8 +11,10 @@ import sys
 import pytest
 
 from cli.main import main
+from net.tables import TableSeat, create_table, list_tables, process_alive
 from net.web_auth import InviteBook
 from tests.net.ssh_client import TIMEOUT, remove, short_home
+from tests.processes import environment
 
 LINK = re.compile(r"(https?://[^/\s]+(?:/[^\s]*)?)/join/([A-Za-z0-9_-]{43})")
 
@@ -75,6 +77,8 @@ def test_web_invite_revoke_says_what_it_ended(home, capsys):
 
 
 def test_serve_web_says_where_it_is_how_to_open_it_up_and_stops_on_sigterm(home):
+    seats = (TableSeat("human", "Ann"), TableSeat("open"), TableSeat("bot", level="easy"))
+    table = create_table("moon", seats, {}, "Ann", environment=environment(home))  # opened from its lobby
     process = subprocess.Popen(
         [sys.executable, "-m", "cli", "serve-web", "--port", "0"],
         env={**os.environ, "DOMINOES_HOME": str(home)},
@@ -92,10 +96,15 @@ def test_serve_web_says_where_it_is_how_to_open_it_up_and_stops_on_sigterm(home)
         assert "this machine alone can reach it" in lines[3] and "reverse proxy with TLS" in lines[4]
         assert all(len(line) <= 81 for line in lines)  # each fits an 80-column terminal
         assert InviteBook(home).base_url() == f"http://127.0.0.1:{port}"  # web-invite's links will match
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(signal.SIGTERM)  # as `systemctl stop` does
         assert process.wait(TIMEOUT) == 0
-        assert "Traceback" not in process.stdout.read()
+        rest = process.stdout.read()
+        assert "Traceback" not in rest
+        assert "closed 1 table; their matches are saved" in rest and rest.endswith("dominoes serve-web: stopped\n")
+        assert not process_alive(table.pid, table.socket) and list_tables(table.socket.parent) == []
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+        if process_alive(table.pid, table.socket):
+            os.kill(table.pid, signal.SIGKILL)

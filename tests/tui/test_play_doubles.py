@@ -33,7 +33,7 @@ async def test_a_whole_doubles_match_from_the_new_match_screen_to_game_over():
         await pilot.pause()
         assert form.query_one("#game", Select).value == "doubles"
         form.query_one("#players", Select).value = 3
-        await pilot.pause()
+        await wait_until(pilot, lambda: form.options_for == ("doubles", 3))  # the options rebuilt for 3
         await pilot.click("#option-target")
         await pilot.press("end", "backspace", "backspace", "backspace", "1", "0")
         await pilot.click("#seed")
