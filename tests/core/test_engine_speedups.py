@@ -8,6 +8,7 @@ import random
 import pytest
 
 from core import GAME_NAMES, get_game
+from core.games.doubles import legal_at, open_ends
 from core.hands import deal_masks
 from core.layout import Layout, as_layout, as_plain, plain_play, plain_start
 from core.moves import DRAW, Play, play
@@ -98,9 +99,8 @@ def test_the_plain_layout_is_the_layout_in_plain_tuples(branches):
             assert named == layout.play(move.target, move.tile, 3)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", ["chicken-foot", "doubles"])
-def test_a_draw_games_board_is_read_from_its_plain_layout(name):
-    game = get_game(name)
+def test_chicken_foots_board_is_read_from_its_plain_layout():
+    game = get_game("chicken-foot")
     rng = random.Random(4)
     state = game.new_game(4, {}, 4)
     state = game.apply(state, game.deal(state, rng))
@@ -114,6 +114,36 @@ def test_a_draw_games_board_is_read_from_its_plain_layout(name):
         legal = game.legal_moves(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert seen > 10
+
+
+def test_doubles_keeps_the_open_ends_of_the_layout_its_placed_tiles_make():
+    """A Doubles state keeps the plays placed and the open ends with what each shows; after every
+    move they agree with the layout built play by play, and so do the legal moves."""
+    game = get_game("doubles")
+    seen = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.new_game(4, {}, seed)
+        state = game.apply(state, game.deal(state, rng))
+        built = None
+        while not state.chance:
+            if built is None:
+                assert state.board is None and state.placed == () and state.ends == b"" and not state.empty
+            else:
+                assert type(state.board) is Layout and state.board == built
+                assert open_ends(built) == (state.ends, state.empty)
+                assert game.view(state, 0).board == built
+                assert (
+                    legal_at(built, state.hand_masks, state.to_move, state.drawn, state.unlocked, len(state.stock))
+                    == state.legal
+                )
+                seen += 1
+            legal = game.legal_moves(state)
+            move = legal[rng.randrange(len(legal))]
+            if type(move) is Play:
+                built = Layout.start(move.tile, 4) if built is None else built.play(move.target, move.tile, 3)  # type: ignore[arg-type]
+            state = game.apply(state, move)
+    assert seen > 100
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -138,13 +168,19 @@ def test_states_stay_immutable_and_equal_states_hash_alike(name):
     for move, expected in zip(events, states, strict=True):
         replay = game.apply(replay, move)
         assert replay == expected and hash(replay) == hash(expected)
-    if name != "moon":
-        world = game.determinize(game.view(state, 0), random.Random(2))
+    world = game.determinize(game.view(state, 0), random.Random(2))
+    if name == "chicken-foot":
         assert world.table is None or type(world.table) is tuple
+    if name == "doubles":
+        assert world.board == state.board and (world.placed, world.ends, world.empty) == (
+            state.placed,
+            state.ends,
+            state.empty,
+        )
 
 
 def test_a_determinized_world_plays_on_like_the_real_state():
-    """Worlds take the view's Layout into the plain form: play goes on in them as in the state."""
+    """Worlds take the view's layout into the form the state keeps: play goes on in them as in the state."""
     game = get_game("doubles")
     rng = random.Random(11)
     state = game.new_game(2, {}, 11)
