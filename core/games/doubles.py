@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import add, attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
@@ -30,7 +30,7 @@ from core.options import Options, OptionSpec
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
 from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
-from core.tiles import BIT_TILE, CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
+from core.tiles import BIT_TILE, CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pips_in
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -317,7 +317,9 @@ def round_points(pips: tuple[int, ...], went_out: int | None, blocked_tie: str) 
     total = sum(pips)
     if went_out is not None:
         # DB-11: the player who went out scores every pip left in the other hands.
-        return tuple(total if seat == went_out else 0 for seat in range(len(pips)))
+        points = [0] * len(pips)
+        points[went_out] = total
+        return tuple(points)
     # DB-12: blocked; the lowest hand scores the opponents' pips.
     low = min(pips)
     tied = [seat for seat, left in enumerate(pips) if left == low]
@@ -332,9 +334,9 @@ def round_points(pips: tuple[int, ...], went_out: int | None, blocked_tie: str) 
 
 def match_winners(scores: tuple[int, ...], target: int) -> tuple[int, ...]:
     """DB-13: after a round, the winner if any: the highest total at or above the target, alone."""
-    crossed = [total for total in scores if total >= target]
-    if not crossed:
+    if max(scores) < target:
         return ()
+    crossed = [total for total in scores if total >= target]
     best = max(crossed)
     top = tuple(seat for seat, total in enumerate(scores) if total == best)
     return top if len(top) == 1 else ()  # an exact tie on top plays another round
@@ -421,7 +423,7 @@ class Doubles(Game):
         size = HAND_SIZES[players]
         if deal.first is not None or deal.search_start is not None:
             raise IllegalMove("DB-3", "chance picks no seat in Doubles: the holder of the highest double opens")
-        if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
+        if len(deal.hands) != players or {*map(len, deal.hands)} != {size}:
             raise IllegalMove("DB-2", f"with {players} players each hand starts with {size} tiles")
         masks = deal_masks(deal.hands, deal.stock, ALL_TILES)
         if masks is None:
@@ -503,26 +505,32 @@ class Doubles(Game):
         went_out: int | None,
     ) -> DoublesState:
         info = state.info
-        pips = tuple(pip_total(tiles_in(mask)) for mask in masks)
-        points = round_points(pips, went_out, info.options["blocked_tie"])  # type: ignore[arg-type]
-        scores = tuple(total + gained for total, gained in zip(info.scores, points, strict=True))
-        winners = match_winners(scores, info.options["target"])  # type: ignore[arg-type]
+        players, seed, options, round_number, _, _, scores, round_scores, round_pips, _, _, _ = info
+        pips = tuple(map(pips_in, masks))
+        points = round_points(pips, went_out, options["blocked_tie"])  # type: ignore[arg-type]
+        scores = tuple(map(add, scores, points))
+        winners = match_winners(scores, options["target"])  # type: ignore[arg-type]
         over = bool(winners)
-        new_info = DoublesInfo(
-            info.players,
-            info.seed,
-            info.options,
-            info.round,
-            not over,
-            over,
-            scores,
-            info.round_scores + (points,),
-            info.round_pips + (pips,),
-            winners,
-            went_out,
-            False,
+        new_info = _new(
+            DoublesInfo,
+            (
+                players,
+                seed,
+                options,
+                round_number,
+                not over,
+                over,
+                scores,
+                round_scores + (points,),
+                round_pips + (pips,),
+                winners,
+                went_out,
+                False,
+            ),
         )
-        return DoublesState(new_info, None, masks, stock, placed, ends, empty, unlocked, None, state.idle, log, ())
+        return _new(
+            DoublesState, (new_info, None, masks, stock, placed, ends, empty, unlocked, None, state.idle, log, ())
+        )
 
     # -- explaining what is not allowed ------------------------------------------------------------
     def _explain(self, state: DoublesState, move: Move) -> IllegalMove:

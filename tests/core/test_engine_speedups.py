@@ -13,7 +13,7 @@ from core.hands import deal_masks
 from core.layout import Layout, as_layout, as_plain, plain_play, plain_start
 from core.moves import DRAW, Play, play
 from core.shuffle import shuffle
-from core.tiles import DOUBLE_NINE, DOUBLE_SIX, TILE_BIT, Tile, mask_of
+from core.tiles import DOUBLE_NINE, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, pips_in
 
 
 @pytest.mark.parametrize("length", [0, 1, 2, 3, 22, 28, 54, 55, 64, 65, 100])
@@ -193,3 +193,11 @@ def test_a_determinized_world_plays_on_like_the_real_state():
     for move in world.legal:
         if move is not DRAW:
             assert game.apply(world, move).board == game.apply(state, move).board
+
+
+def test_pips_in_counts_a_masks_pips_as_its_tiles_do():
+    rng = random.Random(5)
+    for _ in range(300):
+        tiles = rng.sample(DOUBLE_NINE, rng.randrange(12))
+        assert pips_in(mask_of(tiles)) == pip_total(tiles)
+    assert pips_in(0) == 0
