@@ -389,9 +389,31 @@ class Doubles(Game):
             masks[seat] = held
             masks = tuple(masks)  # type: ignore[assignment]
             placed = (move, placed)
-            ends, empty = ends_after(ends, empty, unlocked, move)
-            if move.low == move.high:
-                unlocked |= 1 << move.low  # DB-6: unlocked everywhere, for everyone (DB-3: the centre's too)
+            low = move.low
+            line_id = move.target
+            if line_id is None:
+                ends, empty = ends_after(ends, empty, unlocked, move)  # DB-3: the opening double
+                unlocked = 1 << low  # DB-6
+            else:
+                # `ends_after`, inlined.
+                base = line_id * 7
+                end = base + low
+                if end in ends:
+                    now = BYTE[base + move.high]
+                else:
+                    end = base + move.high
+                    now = BYTE[base + low]
+                if low == move.high:
+                    first = CENTRE_SIDES + SPINNER_SIDES * (unlocked.bit_count() - 1)
+                    ends = ends.replace(BYTE[end], BYTE[first * 7 + low])
+                    empty |= SIDES[first]
+                    unlocked |= 1 << low  # DB-6: unlocked everywhere, for everyone
+                else:
+                    if empty >> line_id & 1:
+                        empty ^= 1 << line_id
+                        if HAS_NEXT_SIDE[line_id]:
+                            now += BYTE[end + 7]
+                    ends = ends.replace(BYTE[end], now)
             log = ((seat, move), log)
             if not held:
                 # DB-10: the player went out.
