@@ -8,7 +8,7 @@ import random
 import pytest
 
 from core import GAME_NAMES, get_game
-from core.games.doubles import legal_at, open_ends
+from core.games.doubles import ends_after, legal_at, open_ends
 from core.hands import deal_masks
 from core.layout import Layout, as_layout, as_plain, plain_play, plain_start
 from core.moves import DRAW, Play, play
@@ -140,9 +140,12 @@ def test_doubles_keeps_the_open_ends_of_the_layout_its_placed_tiles_make():
                 seen += 1
             legal = game.legal_moves(state)
             move = legal[rng.randrange(len(legal))]
+            after = game.apply(state, move)
             if type(move) is Play:
                 built = Layout.start(move.tile, 4) if built is None else built.play(move.target, move.tile, 3)  # type: ignore[arg-type]
-            state = game.apply(state, move)
+                if not after.chance:  # apply works the ends out itself: `ends_after` (which the inference uses) agrees
+                    assert ends_after(state.ends, state.empty, state.unlocked, move) == (after.ends, after.empty)
+            state = after
     assert seen > 100
 
 
