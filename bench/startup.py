@@ -1,7 +1,7 @@
 """Start-up time: from launching `dominoes` to its first frame, against a bare Textual app.
 
-    python bench/startup.py            # 7 runs of each, best and median
-    python bench/startup.py --runs 15
+    .venv/bin/python bench/startup.py            # 7 runs of each, best and median
+    .venv/bin/python bench/startup.py --runs 15
 
 Each program runs in a pseudo-terminal (TERM=xterm-256color, no COLORTERM: as over SSH); the clock
 stops when the terminal receives a text that only the first frame contains (the title screen's

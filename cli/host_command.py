@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 from typing import Any, NamedTuple
 
+from cli.output import say as _say  # the host's log: kept going when nobody reads it
 from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 
 # asyncio, the network and the save machinery are imported when the command runs: `dominoes` alone
@@ -99,7 +101,8 @@ class HostPlan(NamedTuple):
 
 def plan(args: argparse.Namespace) -> HostPlan:
     """Everything `host` needs, checked; ValueError (one line) for a bad argument, SaveError for a
-    save that cannot be loaded."""
+    save that cannot be loaded or that another process has open. The plan's autosave holds the
+    match's lock: close it when done."""
     from core.bots import get_bot
     from net.address import tcp, unix
     from saves.autosave import Autosave
@@ -119,18 +122,21 @@ def plan(args: argparse.Namespace) -> HostPlan:
         given = [name for name in ("game", "players", "seats", "seed") if getattr(args, name) is not None]
         if given or args.names or args.seat_name or args.option:
             raise ValueError("--resume takes the game, seats and options from the save; drop the other match arguments")
-        loaded = store.load(store.resolve(args.resume_match))
-        if loaded.notice:
-            print(f"{PROG} host: {loaded.notice}", file=sys.stderr)
-        match = loaded.record.match
-        if match.state.over:
-            raise ValueError(f"match {loaded.record.match_id} is over; there is nothing left to host")
-        autosave = Autosave.resume(store, loaded)
+        # Opened: locked (MatchInUse, naming the process, if another has it open), then loaded.
+        autosave = Autosave.open(store, store.resolve(args.resume_match))
+        if autosave.notice:
+            print(f"{PROG} host: {autosave.notice}", file=sys.stderr)
+        match = autosave.match
+        problem = f"match {autosave.match_id} is over; there is nothing left to host" if match.state.over else None
     else:
         match = _new_match(args)
-        autosave = Autosave(store, match)
-    if not match.humans:
-        raise ValueError("a hosted table needs at least one human seat")
+        autosave = Autosave(store, match, exclusive=True)  # locked from its first save on
+        problem = None
+    if problem is None and not match.humans:
+        problem = "a hosted table needs at least one human seat"
+    if problem is not None:
+        autosave.close()
+        raise ValueError(problem)
     return HostPlan(
         match, autosave, address, takeover, args.takeover_bot, args.budget, args.pause, idle_close, args.status
     )
@@ -222,21 +228,21 @@ def run_host(args: argparse.Namespace) -> int:
     except SaveError as error:
         print(f"{PROG} host: {error}", file=sys.stderr)
         return 1
-    return asyncio.run(_serve(host_plan))
-
-
-def _say(line: str) -> None:
-    print(line, flush=True)
+    try:
+        return asyncio.run(_serve(host_plan))
+    finally:
+        host_plan.autosave.close()
 
 
 async def _serve(host_plan: HostPlan) -> int:
     import asyncio
+    import signal
 
     from core import get_game
     from net.paths import data_dir
     from net.seat_keys import server_keys_path
     from net.server import TableServer
-    from net.tables import write_seat_status
+    from net.tables import remove_ended_table, write_seat_status
     from saves.os_errors import is_disk_error, os_error_text
 
     match = host_plan.match
@@ -270,6 +276,10 @@ async def _serve(host_plan: HostPlan) -> int:
             what = f"cannot listen at {host_plan.address}: {os_error_text(error)}"
         print(f"{PROG} host: {what}", file=sys.stderr)
         return 1
+    loop = asyncio.get_running_loop()
+    serving = asyncio.current_task()
+    assert serving is not None
+    loop.add_signal_handler(signal.SIGTERM, serving.cancel)  # `kill`, or serve-ssh stopping: as Ctrl+C
     where = join_address(server.address)
     match_id = host_plan.autosave.match_id
     _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
@@ -278,10 +288,15 @@ async def _serve(host_plan: HostPlan) -> int:
     _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
     try:
         await server.serve_until_over()
-    except asyncio.CancelledError:  # Ctrl+C
+    except asyncio.CancelledError:  # Ctrl+C or SIGTERM
         await server.close("the host stopped the table")
+        match_id = host_plan.autosave.match_id  # a save changed by another process goes on under a new id
         _say(f"stopped; the match is saved: {PROG} host --resume {match_id} goes on with it")
         return 0
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        remove_ended_table(Path(str(host_plan.address.path)) if host_plan.address.is_unix else None, status)
+    match_id = host_plan.autosave.match_id
     if match.state.over:
         _say(f"the match is over and saved as {match_id}")
     else:

@@ -15,6 +15,7 @@ from typing import Any
 
 # asyncio, the network and Textual are imported when the command runs: `dominoes` alone must start
 # fast (bench/startup.py).
+from cli.terminal import require_terminal
 from cli.usage import PROG, UsageError
 
 
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     address, name, seat = join_arguments(args)
+    require_terminal(f"{PROG} join")
     try:
         return asyncio.run(join_and_play(address, name, seat))
     except (ConnectionError, OSError, InterfaceFailed) as error:

@@ -1,7 +1,8 @@
 """The `dominoes` entry point: the parser of every command, and the dispatch to its module.
 
 `dominoes` alone opens the interface; subcommands run without it (and without importing Textual,
-so they start fast). A bad argument prints one line and exits with status 2.
+so they start fast). A bad argument prints one line and exits with status 2; a reader that stops
+reading (`dominoes saves | head`) ends any command quietly, with the status a shell expects (141).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from cli import (
     ssh_commands,
     tournament_command,
 )
+from cli.output import CLOSED_PIPE_STATUS, discard_output
 from cli.usage import PROG, ArgumentParser, UsageError
 
 # Every command module: `add_parser(commands)` adds its parser(s), `run(args)` runs it.
@@ -53,6 +55,17 @@ def build_parser() -> ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            return run_command(argv)
+        finally:
+            sys.stdout.flush()  # here, where a closed pipe is caught, rather than at exit (--help too)
+    except BrokenPipeError:
+        discard_output()
+        return CLOSED_PIPE_STATUS
+
+
+def run_command(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.version:

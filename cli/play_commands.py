@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from cli.terminal import require_terminal
 from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS, get_bot
@@ -29,7 +30,7 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_app(new_match_settings(args))
+    return run_app(new_match_settings(args), command=f"{PROG} new")  # a bad argument is named first
 
 
 def new_match_settings(args: argparse.Namespace) -> Any:
@@ -58,8 +59,10 @@ def new_match_settings(args: argparse.Namespace) -> Any:
 
 
 def resume_save(text: str) -> Any:
-    """The save `--resume` names (the latest unfinished match for ""), loaded before Textual starts.
-    UsageError for an id that names no match; SaveError for a match that cannot be loaded."""
+    """The save `--resume` names (the latest unfinished match for ""), opened before Textual starts:
+    locked, then loaded (an `Autosave`). UsageError for an id that names no match; SaveError for a
+    match that cannot be loaded, and MatchInUse for one that another process has open."""
+    from saves.autosave import Autosave
     from saves.listing import entries, latest_unfinished
     from saves.store import SaveStore
 
@@ -68,15 +71,16 @@ def resume_save(text: str) -> Any:
         entry = latest_unfinished(entries(store))
         if entry is None:
             raise SaveError(f"there is no unfinished match to resume in {store.directory}")
-        return entry.loaded
+        return Autosave.open(store, entry.match_id)
     try:
         match_id = store.resolve(text)
     except ValueError as error:
         raise UsageError(f"{PROG} --resume: {error}") from None
-    return store.load(match_id)
+    return Autosave.open(store, match_id)
 
 
-def run_app(start: Any = None, saved: Any = None) -> int:
+def run_app(start: Any = None, saved: Any = None, command: str = PROG) -> int:
+    require_terminal(command, hint=f" (bots play without one in `{PROG} simulate`)")
     from tui.app import DominoesApp  # Textual is imported only when the interface starts
 
     DominoesApp(start=start, saved=saved).run()
@@ -84,10 +88,14 @@ def run_app(start: Any = None, saved: Any = None) -> int:
 
 
 def run_resume(text: str) -> int:
-    """`dominoes --resume [MATCH]`: the save is loaded before Textual starts, so a bad one is one line."""
+    """`dominoes --resume [MATCH]`: the save is opened (locked and loaded) before Textual starts, so
+    a bad one, or one open in another process, is one line."""
     try:
         saved = resume_save(text)
     except SaveError as error:
         print(f"{PROG} --resume: {error}", file=sys.stderr)
         return 1
-    return run_app(saved=saved)
+    try:
+        return run_app(saved=saved, command=f"{PROG} --resume")
+    finally:
+        saved.close()

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.output import say
+from cli.terminal import require_terminal
 from cli.usage import PROG, UsageError
 from core.seats import MAX_NAME
 from tui.preferences import BOT_SPEEDS
@@ -112,20 +114,35 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
 
 
 async def _serve(door: Any, host: str, port: int, name: str) -> int:
+    import asyncio
+    import signal
+
+    from net.tables import close_tables
+
     try:
         await door.start(host, port)
     except OSError as error:
         reason = "is in use" if error.errno == 98 else f"cannot be used ({error.strerror or error})"
         print(f"{name}: port {port} on {host} {reason}", file=sys.stderr)
         return 1
-    print(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})", flush=True)
+    serving = asyncio.current_task()
+    assert serving is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, serving.cancel)  # a service stop: as Ctrl+C
+    say(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})")
     players = door.keys.names()
     shown = ", ".join(players[:10]) + (f" and {len(players) - 10} more" if len(players) > 10 else "")
-    print(f"{name}: {len(players)} players may log in, each as the name their key's line gives: {shown}", flush=True)
+    say(f"{name}: {len(players)} players may log in, each as the name their key's line gives: {shown}")
     try:
         await door.serve_forever()
+    except asyncio.CancelledError:
+        pass
     finally:
         await door.close()
+        # The lobby's tables end with the server, saved (`dominoes host --resume` goes on with one).
+        closed = await asyncio.to_thread(close_tables)
+        if closed:
+            say(f"{name}: closed {len(closed)} table{'s' if len(closed) != 1 else ''}; their matches are saved")
+    say(f"{name}: stopped")
     return 0
 
 
@@ -138,6 +155,7 @@ def run_lobby(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters: {error}") from None
     limits = limits_from(args, f"{PROG} lobby")
+    require_terminal(f"{PROG} lobby")
     from tui.lobby_app import JoinRequest, LobbyApp
 
     notice = None

@@ -66,5 +66,9 @@ class Game(ABC):
         """A full state consistent with `view`, the hidden tiles placed at random."""
 
     @abstractmethod
-    def describe_move(self, state: Any, move: Move, names: tuple[str, ...] | None = None) -> str:
-        """The move, made in `state` by the seat to move, in plain words ("Ana played 5-3 on train 2")."""
+    def describe_move(
+        self, state: Any, move: Move, names: tuple[str, ...] | None = None, viewer: int | None = None
+    ) -> str:
+        """The move, made in `state` by the seat to move, in plain words ("Ana played 3-5 on train 2"),
+        as `viewer` may read it: what only one seat saw (the tile it drew) is told to that seat alone;
+        with no viewer, only what every seat saw."""

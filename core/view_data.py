@@ -24,6 +24,7 @@ from core.moves import TRUMP_WORDS, Move
 from core.options import Options
 from core.registry import get_game
 from core.tiles import Tile
+from core.words import article
 
 MAX_ITEMS = 4096  # no list in a view comes near this (a double-nine set has 55 tiles)
 MAX_NUMBER = 1 << 31  # scores, counts and seats are far below this
@@ -313,7 +314,7 @@ def view_from_data(data: Any) -> Any:
     except ValueError as error:
         raise ValueError(f"view field options: {error}") from None
     if not values["seat"] < players:
-        raise ValueError(f"view field seat: there is no seat {values['seat']} at a {players}-player table")
+        raise ValueError(f"view field seat: there is no seat {values['seat']} at {article(str(players))}-player table")
     return cls(options=resolved, **values)
 
 

@@ -554,7 +554,7 @@ class TableServer:
             match.legal_moves() if mine else (),
             match.names,
             self.table.labels(),
-            self.log_lines(),
+            self.log_lines(seat),
             match.cursor,
             match.can_undo(),
             state.to_move,
@@ -562,13 +562,14 @@ class TableServer:
             tuple(sorted(self.table.stand_ins)),
         )
 
-    def log_lines(self) -> tuple[str, ...]:
-        """The recent events in words (`describe_move` tells only what every seat saw)."""
+    def log_lines(self, seat: int | None = None) -> tuple[str, ...]:
+        """The recent events in words, as `seat` may read them (the tiles it drew itself are named;
+        with no seat, only what every seat saw)."""
         match = self.match
         describe = match.game.describe_move
         events = match.events
         start = max(0, match.cursor - LOG_LINES)
-        return tuple(describe(match.state_at(i), events[i], match.names) for i in range(start, match.cursor))
+        return tuple(describe(match.state_at(i), events[i], match.names, seat) for i in range(start, match.cursor))
 
     def _broadcast(self) -> None:
         for seat, connection in list(self._by_seat.items()):

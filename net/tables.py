@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import time
@@ -42,6 +43,7 @@ MAX_TABLES = 200  # a listing reads at most this many sidecars
 MAX_SOCKET_PATH = 104  # sun_path is 108 bytes on Linux, 104 on the BSDs
 SEAT_KINDS = ("human", "open", "bot")
 START_TIMEOUT = 10.0  # seconds a new host may take to open its socket
+CLOSE_TIMEOUT = 10.0  # seconds a host may take to close its table when asked to stop
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,23 @@ def _remove(table_id: str, directory: Path) -> None:
             (directory / f"{table_id}{suffix}").unlink()
 
 
+def remove_ended_table(socket: Path | None, status: str | None = None) -> None:
+    """What a host leaves when its table ends: its seat status file and, for a lobby's table (whose
+    sidecar names this process), the sidecar and the log. The server removes the socket itself."""
+    if status is not None:
+        with contextlib.suppress(OSError):
+            Path(status).unlink()
+    if socket is None or not socket.name.endswith(SOCKET_SUFFIX):
+        return
+    table_id = socket.name[: -len(SOCKET_SUFFIX)]
+    try:
+        table = Table.from_data(load_json_file(socket.with_name(table_id + SIDECAR_SUFFIX), MAX_SIDECAR))
+    except (OSError, ValueError):
+        return
+    if table.pid == os.getpid() and table.table_id == table_id:
+        _remove(table_id, socket.parent)
+
+
 def list_tables(directory: Path | None = None) -> list[Table]:
     """The live tables, oldest first; stale sidecars (and their sockets) are removed on the way."""
     directory = directory or tables_dir()
@@ -197,6 +216,32 @@ def list_tables(directory: Path | None = None) -> list[Table]:
         if len(tables) >= MAX_TABLES:
             break
     return sorted(tables, key=lambda t: (t.created, t.table_id))
+
+
+def close_tables(directory: Path | None = None, timeout: float = CLOSE_TIMEOUT) -> list[Table]:
+    """Close every live table (what stopping `serve-ssh` does): each host is asked to stop, as with
+    Ctrl+C (it says goodbye to its players and saves the match, to be resumed with `dominoes host
+    --resume`); one still running after `timeout` seconds is killed (the match is saved after every
+    event anyway). Their files are removed. The tables closed."""
+    directory = directory or tables_dir()
+    tables = list_tables(directory)
+    for table in tables:
+        with contextlib.suppress(OSError):
+            os.kill(table.pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    running = list(tables)
+    while running:
+        running = [table for table in running if process_alive(table.pid, table.socket)]
+        if running and time.monotonic() > deadline:
+            for table in running:
+                with contextlib.suppress(OSError):
+                    os.kill(table.pid, signal.SIGKILL)
+            break
+        if running:
+            time.sleep(0.05)
+    for table in tables:
+        _remove(table.table_id, directory)
+    return tables
 
 
 def write_sidecar(table: Table, directory: Path) -> Path:

@@ -7,10 +7,13 @@ and docs/save-format.md).
     loaded = store.load(autosave.match_id)    # SaveError (one sentence) if it cannot be loaded
     loaded.record.match, loaded.notice        # the notice says when the backup had to be used
     autosave = Autosave.resume(store, loaded) # go on saving to the same file
+    autosave = Autosave.open(store, match_id) # the same, the match locked first (MatchInUse if
+    autosave.close()                          # another process has it open) until close()
 
 Modules: format (the envelope and bounded decode), migrations (the version chain), body (the
 fields), replay (events through the rules), codec (all of a load, in order), store (the directory,
-atomic writes, the backup), autosave, ids, listing and describe (the `dominoes saves` commands).
+atomic writes, the backup), lock (one process per match), autosave, ids, listing and describe (the
+`dominoes saves` commands).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ _WHERE = {
     "SaveError": "saves.errors",
     "SavedMatch": "saves.record",
     "Loaded": "saves.store",
+    "MatchChangedElsewhere": "saves.autosave",
+    "MatchInUse": "saves.lock",
     "SaveStore": "saves.store",
     "default_save_dir": "saves.store",
 }

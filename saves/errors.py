@@ -21,3 +21,9 @@ class SaveError(Exception):
 
     def __str__(self) -> str:
         return f"{self.path}: {self.reason}" if self.path else self.reason
+
+
+def as_sentence(text: str) -> str:
+    """A reason or notice from the save code ("match 3f9a is open in ...") as a sentence to show on
+    its own: capitalised, with a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")

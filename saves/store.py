@@ -22,6 +22,7 @@ from saves.codec import decode, encode
 from saves.errors import SaveError
 from saves.format import MAX_FILE_SIZE, intact
 from saves.ids import ID_RULE, is_match_id
+from saves.lock import MatchLock
 from saves.os_errors import os_error_text
 from saves.record import SavedMatch
 
@@ -167,16 +168,18 @@ class SaveStore:
                         path.unlink()
 
     def delete(self, match_id: str) -> list[Path]:
-        """Remove a match's save, its backup and its review; the files removed."""
+        """Remove a match's save, its backup and its review; the files removed. MatchInUse if a
+        process has the match open."""
         removed = []
-        for path in (self.path(match_id), self.backup_path(match_id), self.review_path(match_id)):
-            try:
-                path.unlink()
-            except FileNotFoundError:
-                continue
-            except OSError as error:
-                raise SaveError(f"the file could not be deleted ({error.strerror or error})", str(path)) from None
-            removed.append(path)
+        with MatchLock.acquire(self.directory, match_id):
+            for path in (self.path(match_id), self.backup_path(match_id), self.review_path(match_id)):
+                try:
+                    path.unlink()
+                except FileNotFoundError:
+                    continue
+                except OSError as error:
+                    raise SaveError(f"the file could not be deleted ({error.strerror or error})", str(path)) from None
+                removed.append(path)
         if removed and self.durable:
             with suppress(OSError):
                 _fsync_directory(self.directory)

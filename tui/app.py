@@ -44,7 +44,7 @@ class DominoesApp(App[None]):
         start: MatchSettings | None = None,
         preferences: Preferences | None = None,
         match: Match | None = None,
-        saved: Loaded | None = None,
+        saved: Loaded | Autosave | None = None,
         remote: TableClient | None = None,
         notice: str | None = None,
     ) -> None:
@@ -111,6 +111,7 @@ class DominoesApp(App[None]):
         return super().deliver_screenshot(filename, path, time_format)
 
     def on_unmount(self) -> None:
+        self._close_autosave()
         if self._bot_process is not None:
             self._bot_process.close()
 
@@ -149,7 +150,10 @@ class DominoesApp(App[None]):
         from tui.screens.lesson_table import table_screen
 
         self.joined = False  # a match of its own now, after any joined one
-        self.autosave = autosave if autosave is not None else Autosave(self.store, match)
+        if self.autosave is not autosave:
+            self._close_autosave()
+        # A new match takes its lock with its first save; one opened from a save holds it already.
+        self.autosave = autosave if autosave is not None else Autosave(self.store, match, exclusive=True)
         self._save_failed = False
         self.settings = settings or MatchSettings(match.game_name, match.seats, dict(match.options), match.seed)
         self.last_game = match.game_name
@@ -162,7 +166,7 @@ class DominoesApp(App[None]):
         """Open the table of a match held by a table server, at the seat `client` has taken."""
         from tui.screens.remote_table import RemoteTableScreen
 
-        self.autosave = None  # the server saves its match
+        self._close_autosave()  # the server saves its match
         self.match = None
         self.last_game = client.game
         while len(self.screen_stack) > 1:
@@ -189,13 +193,17 @@ class DominoesApp(App[None]):
 
     def on_table_screen_match_changed(self, message: TableScreen.MatchChanged) -> None:
         """After every event and every undo or redo: save, so quitting at any moment loses nothing."""
-        from saves import SaveError
+        from saves import MatchChangedElsewhere, SaveError
+        from saves.errors import as_sentence
 
         if self.autosave is None or message.match is not self.autosave.match:
             return  # a late message from a table already left: never write one match into another's file
         self.match = message.match
         try:
             self.autosave(message.match)
+        except MatchChangedElsewhere as error:  # saved, under a new id: say where
+            self._save_failed = False
+            self.notify(as_sentence(error.reason), severity="warning", timeout=15, markup=False)
         except SaveError as error:
             if not self._save_failed:
                 self._save_failed = True
@@ -203,15 +211,25 @@ class DominoesApp(App[None]):
         else:
             self._save_failed = False
 
-    def resume(self, loaded: Loaded) -> None:
-        """Go on with a loaded match, saving to its own file; say so if its backup had to be used."""
-        from saves import Autosave
+    def resume(self, saved: Loaded | Autosave) -> bool:
+        """Go on with a saved match, saving to its own file; say so if its backup had to be used.
+        A match listed earlier (`Loaded`) is opened now: its lock taken and the file read afresh.
+        False, with one line saying why, if another process has it open or it cannot be loaded."""
+        from saves import Autosave, SaveError
+        from saves.errors import as_sentence
 
-        self.open_match(loaded.record.match, autosave=Autosave.resume(self.store, loaded))
-        if loaded.notice:
-            self.notify(
-                loaded.notice[0].upper() + loaded.notice[1:] + ".", severity="warning", timeout=10, markup=False
-            )
+        if isinstance(saved, Autosave):
+            autosave = saved
+        else:
+            try:
+                autosave = Autosave.open(self.store, saved.record.match_id)
+            except SaveError as error:
+                self.notify(as_sentence(error.reason), severity="error", timeout=10, markup=False)
+                return False
+        self.open_match(autosave.match, autosave=autosave)
+        if autosave.notice:
+            self.notify(as_sentence(autosave.notice), severity="warning", timeout=10, markup=False)
+        return True
 
     def save_copy(self) -> str | None:
         """Save the match in play as a new match (a new id); play goes on in the original. The new
@@ -262,9 +280,15 @@ class DominoesApp(App[None]):
 
         self.push_screen(LoadScreen(self.store), self._after_load)
 
-    def _after_load(self, loaded: Loaded | None) -> None:
-        if loaded is not None:
-            self.resume(loaded)
+    def _after_load(self, opened: Autosave | None) -> None:
+        if opened is not None:
+            self.resume(opened)
+
+    def _close_autosave(self) -> None:
+        """Let the match in play go (its lock released), so another process may open it."""
+        if self.autosave is not None:
+            self.autosave.close()
+            self.autosave = None
 
     # -- bots --------------------------------------------------------------------------------------
     @property
@@ -298,6 +322,6 @@ class DominoesApp(App[None]):
             self.exit()
             return
         self.match = None
-        self.autosave = None
+        self._close_autosave()
         while len(self.screen_stack) > 1:  # back to the title screen, at the bottom
             self.pop_screen()

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
 
     from core import Match
-    from saves import Loaded, SaveStore
+    from saves import Autosave, Loaded, SaveStore
     from tui.preferences import Preferences
     from tui.settings import MatchSettings
     from tui.table_model import TableModel
@@ -35,7 +35,7 @@ class Host(Protocol):
     @property
     def bot_process(self) -> BotProcess: ...
 
-    def resume(self, loaded: Loaded) -> None: ...
+    def resume(self, saved: Loaded | Autosave) -> bool: ...
 
     def save_copy(self) -> str | None: ...
 

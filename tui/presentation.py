@@ -11,11 +11,10 @@ from importlib import resources
 from typing import Any
 
 from core import get_game
-from core.layout import Layout
-from core.moves import Discard, Move, Play
+from core.moves import DRAW, PASS, Discard, Move, Play
 from core.tiles import Tile
-from tui.widgets.board_tree import LineNamer, Marks, default_line_name
-from tui.widgets.scorepad import BidRecord
+from tui.widgets.board_tree import Marks, PlaceNamer, default_place
+from tui.widgets.scorepad import BidRecord, short_name
 
 LAYOUT_GAMES = frozenset({"chicken-foot", "doubles"})  # games drawn with BoardTree
 FOOT_SIZES = {"chicken-foot": 3}  # CF-10: a double at the end of a line must be filled first
@@ -48,13 +47,52 @@ def status_facts(game_name: str, view: Any) -> list[str]:
     parts = [f"Round {view.round}" + (f" of {rounds}" if rounds else "")]
     if options.get("target"):
         parts.append(f"to {options['target']}")  # DB-13: the first to the target wins
-    if view.board is not None:
-        parts.append(f"centre {view.board.centre}")
-    parts.append(f"yard {view.stock_size}")
+    parts.append(f"yard {view.stock_size}")  # the centre double heads the board
     return parts
 
 
 PHASE_WORDS = {"bidding": "bidding", "discard": "the widow", "trump": "naming trump"}
+
+
+def turn_advice(game_name: str, view: Any, legal: tuple[Move, ...]) -> str:
+    """What the player to move must do when there is no choice to make: draw, pass, play the tile
+    just drawn, or open the round (the draw games; "" otherwise)."""
+    if game_name not in LAYOUT_GAMES or not legal:
+        return ""
+    if legal == (DRAW,):
+        return "no tile fits: press d to draw"  # CF-7, CF-9, DB-8
+    if legal == (PASS,):
+        return "no tile fits: press p to pass"  # CF-13, DB-9: nothing may be drawn either
+    if view.drawn is not None:
+        return f"the {view.drawn} you drew fits: play it"  # CF-9, DB-8
+    if getattr(view, "leading", None) is not None:
+        return f"lead the {view.leading}: press Enter"  # DB-3
+    return ""
+
+
+def empty_board_words(game_name: str, view: Any, names: tuple[str, ...]) -> str:
+    """What the board says before the first tile is down."""
+    leading = getattr(view, "leading", None)
+    if view.board is not None or leading is None or view.to_move is None:
+        return "The table is empty until the tiles are dealt."
+    if view.to_move == view.seat:
+        return f"Open the round: pick your {leading} and press Enter."  # DB-3: it goes in the centre
+    return f"{names[view.to_move]} opens the round with the {leading}."
+
+
+def hand_sizes_line(names: tuple[str, ...], sizes: tuple[int, ...], extra: str, width: int) -> str:
+    """ "Tiles in hand: Ana 5 · Ben 4 ..." in `width` cells: with many players the names shorten
+    as the scorepad's headings do ("Seat 2" -> "S2") rather than run off the edge."""
+    line = ""
+    for room in (99, 12, 8, 6, 4, 3, 2):
+        hands = " · ".join(f"{short_name(name, room)} {size}" for name, size in zip(names, sizes, strict=True))
+        line = f"Tiles in hand: {hands}" + (f" · {extra}" if extra else "")
+        if len(line) <= width:
+            return line
+        line = f"Tiles: {hands}" + (f" · {extra}" if extra else "")
+        if len(line) <= width:
+            return line
+    return line
 
 
 def tile_moves(legal: tuple[Move, ...], tile: Tile | None) -> tuple[Move, ...]:
@@ -80,23 +118,10 @@ def board_kind(game_name: str) -> str:
     return "layout" if game_name in LAYOUT_GAMES else "tricks"
 
 
-def line_namer(game_name: str) -> LineNamer:
-    """The name of a line on the board. The tree shows which double a line grows from, so the
-    label keeps only the part before " of the ..." ("toe 2", not "toe 2 of the 5-5")."""
-    if game_name == "doubles":
-        return arm_name
-    full: LineNamer = getattr(get_game(game_name), "line_name", default_line_name)
-
-    def short(board: Layout, line_id: int) -> str:
-        return full(board, line_id).split(" of the ")[0]
-
-    return short
-
-
-def arm_name(board: Layout, line_id: int) -> str:
-    """DB-5: every double is a spinner; its arms are counted from 1 under it in the tree."""
-    siblings = board.children(board.lines[line_id].parent)
-    return f"arm {siblings.index(line_id) + 1}" if line_id in siblings else f"arm {line_id + 1}"
+def line_namer(game_name: str) -> PlaceNamer:
+    """The name of a line on the board: the game's own (`core.places`), the one hints, the log
+    and refusals use too."""
+    return getattr(get_game(game_name), "place", default_place)
 
 
 def targets_for(legal: tuple[Move, ...], tile: Tile | None) -> tuple[int, ...]:
@@ -121,14 +146,6 @@ def board_marks(game_name: str, view: Any, legal: tuple[Move, ...], selected: Ti
         locked=locked_numbers(view),
         foot_size=FOOT_SIZES.get(game_name, 0),
     )
-
-
-def fallback_target(board: Layout | None) -> int | None:
-    """Where to try an unplayable tile so the engine can say why it does not fit."""
-    if board is None:
-        return None
-    ends = board.empty_ends or board.ends
-    return ends[0] if ends else None
 
 
 def rules_text(game_name: str) -> str:

@@ -76,7 +76,7 @@ class LocalTable:
     def __init__(self, match: Match, viewer: int | None = None) -> None:
         self.match = match
         self.viewer = viewer if viewer is not None else (match.humans[0] if match.humans else 0)
-        self._described: dict[tuple[int, Move], str] = {}
+        self._described: dict[tuple[int, Move, int], str] = {}
 
     @property
     def game(self) -> Game:
@@ -122,14 +122,16 @@ class LocalTable:
         )
 
     def log_lines(self, limit: int) -> list[str]:
+        """As the viewer may read them: the tiles it drew itself are named (hot seat: per viewer)."""
         match = self.match
+        viewer = self.viewer
         lines = []
         for index in range(max(0, match.cursor - limit), match.cursor):
             event = match.events[index]
-            key = (index, event)
+            key = (index, event, viewer)
             line = self._described.get(key)
             if line is None:
-                line = match.game.describe_move(match.state_at(index), event, match.names)
+                line = match.game.describe_move(match.state_at(index), event, match.names, viewer)
                 self._described[key] = line
             lines.append(line)
         return lines

@@ -31,6 +31,7 @@ class BotProcess:
         self._lock = threading.Lock()
         self._next_id = 0
         self._cancelled_up_to = 0  # requests numbered up to this one were cancelled, sent or not
+        self._closed = False  # once closed, no decision starts a process again
 
     def _ensure(self) -> subprocess.Popen[bytes]:
         if self._process is None or self._process.poll() is not None:
@@ -70,6 +71,8 @@ class BotProcess:
         with self._lock:
             if request["id"] <= self._cancelled_up_to:  # cancelled before its thread got here
                 raise BotError("the decision was cancelled")
+            if self._closed:  # a thread that got here after its table closed: start nothing
+                raise BotError("the bot process is closed")
             process = self._ensure()
         try:
             write_frame(process.stdin, request)  # type: ignore[arg-type]
@@ -92,8 +95,12 @@ class BotProcess:
             process.wait()
 
     def close(self) -> None:
-        process = self._process
-        self._process = None
+        """Stop the process (a decision in progress ends with BotError), for good."""
+        with self._lock:
+            self._closed = True
+            self._cancelled_up_to = self._next_id
+            process = self._process
+            self._process = None
         if process is not None and process.poll() is None:
             if process.stdin:
                 process.stdin.close()

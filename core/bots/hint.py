@@ -21,26 +21,15 @@ from core.bots import hint_doubles, hint_moon
 from core.bots.easy.chicken_foot import score_play
 from core.bots.medium import MediumBot
 from core.moves import Bid, Discard, Draw, Move, Pass, Play, Trump
+from core.places import place_of
 from core.tiles import Tile
+from core.words import article, count_word
 
 HINT_WORLDS = 16  # sampled deals per hint: enough to rank the moves; 0.1 s typical, 1 s at worst (measured)
 HINT_BUDGET = 3.0  # seconds; reached only on a machine far slower than the one this was tuned on
 EVEN = 0.05  # points a round (a hand in Moon): a smaller lead than this is no lead
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 Forced = Callable[[Any, Move], str | None]
-
-
-def _count(n: int) -> str:
-    return NUMBER_WORDS[n] if n < len(NUMBER_WORDS) else str(n)
-
-
-def _line_words(view: Any, target: int) -> str:
-    from core.registry import get_game  # the registry imports the games; the bots stay below them
-
-    game = get_game(view.game)
-    line_name = getattr(game, "line_name", None)
-    return line_name(view.board, target) if line_name is not None else f"end {target + 1}"
 
 
 def move_words(view: Any, move: Move) -> str:
@@ -49,7 +38,7 @@ def move_words(view: Any, move: Move) -> str:
     if kind is Play:
         if move.target is None or getattr(view, "board", None) is None:  # type: ignore[attr-defined]
             return f"Play {move.tile}"  # type: ignore[attr-defined]
-        return f"Play {move.tile} on {_line_words(view, move.target)}"  # type: ignore[attr-defined]
+        return f"Play {move.tile} on {place_of(view.game, view.board, move.target)}"  # type: ignore[attr-defined]
     if kind is Draw:
         return "Draw"
     if kind is Pass:
@@ -130,7 +119,8 @@ def _play_features(view: Any, legal: tuple[Move, ...], move: Play) -> str:
     showing = _showing(view, move)
     far = tile.other(showing) if showing is not None and showing in tile else None
     if far is not None and not tile.is_double and held[far] >= 2:
-        return f"it leaves a {far} open, and you hold {_count(held[far])} more tiles with a {far} to follow it"
+        number = article(str(far))
+        return f"it leaves {number} open, and you hold {count_word(held[far])} more tiles with {number} to follow it"
     # A number the other plays would spend and this one keeps.
     spent = Counter(
         n for m in legal if type(m) is Play and m.tile is not tile for n in {m.tile.low, m.tile.high} if n not in tile
@@ -138,7 +128,7 @@ def _play_features(view: Any, legal: tuple[Move, ...], move: Play) -> str:
     kept = [n for n in spent if held[n] >= 2]
     if kept:
         n = max(kept, key=lambda n: (held[n], spent[n], n))
-        return f"keeps your {n}s: you hold {_count(held[n])} of them"
+        return f"keeps your {n}s: you hold {count_word(held[n])} of them"
     if tile.is_double:
         return "a double is hard to place late, so play it while it fits"
     return f"it sheds {tile.pips} pips"

@@ -7,6 +7,7 @@ from typing import Any
 
 from core.bots.easy.doubles import choose
 from core.moves import Draw, Move, Play
+from core.places import place_of
 from core.tiles import Tile
 
 
@@ -21,7 +22,7 @@ def explain(view: Any, legal: tuple[Move, ...]) -> tuple[Move, str]:
         return move, f"Open the round with the {tile}: the highest double always starts it (DB-3)."
     showing: int = view.board.lines[move.target].open
     far = tile.other(showing)
-    where = f"on the open {showing}"
+    where = f"on {place_of(view.game, view.board, move.target)}"
     plays = sum(1 for other in legal if type(other) is Play)
     if view.drawn is not None:
         return move, f"Play the {tile} {where}: you drew it and it fits, so it must be played (DB-8)."

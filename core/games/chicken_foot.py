@@ -13,7 +13,7 @@ from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import seat_name
+from core.draw_game import draw_words, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
@@ -21,10 +21,12 @@ from core.hands import deal_masks, replace_hand
 from core.layout import CENTRE, Layout, PlainLayout, as_plain, board_property, plain_play, plain_start
 from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play
 from core.options import Options, OptionSpec
+from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
 from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
 from core.tiles import CARRYING, DOUBLE_NINE, TILE_BIT, Tile, mask_of, pip_total, tiles_in
+from core.words import article, count_word, ends_showing
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -209,7 +211,7 @@ def playable_mask(board: PlainLayout, held: int) -> int:
     return held & fits
 
 
-class ChickenFoot(Game):
+class ChickenFoot(NamedPlaces, Game):
     name = "chicken-foot"
     title = "Chicken Foot"
     rule_prefix = "CF"
@@ -413,20 +415,18 @@ class ChickenFoot(Game):
             return IllegalMove("CF-9", f"you drew the {state.drawn} and it can be played, so you must play it now")
         if type(move) is Draw:
             if plays:
-                return IllegalMove(
-                    self._must_play_rule(board), f"you can play ({self._example(board, plays)}), so you may not draw"
-                )
-            return IllegalMove("CF-13", "the last tiles of the chicken yard are never drawn; you must pass")
+                return IllegalMove(self._must_play_rule(board), f"{self.can_play(board, plays)}, so you may not draw")
+            return IllegalMove("CF-13", "the last tiles of the chicken yard are never drawn, so you must pass")
         if type(move) is Pass:
             if plays:
-                return IllegalMove(
-                    self._must_play_rule(board), f"you can play ({self._example(board, plays)}), so you must"
-                )
+                return IllegalMove(self._must_play_rule(board), f"{self.can_play(board, plays)}, so you may not pass")
             return IllegalMove("CF-9", "you cannot play, so you must draw from the chicken yard")
         tile = move.tile  # type: ignore[attr-defined]
         target = move.target  # type: ignore[attr-defined]
         if type(tile) is not Tile or not state.hand_masks[seat] & TILE_BIT[tile]:
             return IllegalMove("CF-0", f"the {tile} is not in your hand")
+        if target is None:
+            return self._explain_anywhere(state, tile, plays)
         if type(target) is not int or not 0 <= target < len(board.lines):
             return IllegalMove("CF-8", "say which open end the tile goes on")
         allowed = targets(board)
@@ -440,7 +440,7 @@ class ChickenFoot(Game):
             if board.empty_ends:
                 double = board.base_double(line_id)
                 missing = sum(1 for i in board.children(board.lines[line_id].parent) if not board.lines[i].tiles)
-                toes = "one more toe" if missing == 1 else f"{_number_word(missing)} more toes"
+                toes = "one more toe" if missing == 1 else f"{count_word(missing)} more toes"
                 return IllegalMove("CF-10", f"the chicken foot on the {double} needs {toes} before any other play")
             if board.lines[target].parent == CENTRE and not board.lines[target].tiles:
                 return IllegalMove("CF-11", f"the {board.centre} takes no new trains once the opening is over")
@@ -449,31 +449,36 @@ class ChickenFoot(Game):
             return IllegalMove("CF-10", "fill a chicken foot's toes one at a time, first to last")
         number = board.lines[target].open
         if board.empty_ends and board.lines[target].parent == CENTRE:
-            return IllegalMove("CF-6", f"a new train on the {board.centre} needs a tile with a {number}")
+            return IllegalMove("CF-6", f"a new train on the {board.centre} needs a tile with {article(str(number))}")
         if board.empty_ends:
-            return IllegalMove("CF-10", f"a toe on the {board.base_double(target)} must carry a {number}")
+            return IllegalMove("CF-10", f"a toe on the {board.base_double(target)} must carry {article(str(number))}")
         return IllegalMove(
             "CF-8", f"the {tile} does not match the {number} at the end of {self.line_name(board, target)}"
         )
+
+    def _explain_anywhere(self, state: ChickenFootState, tile: Tile, plays: list[Move]) -> IllegalMove:
+        """A tile offered without an end (from the hand): why it fits none, against the end that
+        tells most (one showing a number the tile carries, where a foot or the opening forbids it)."""
+        board: Layout = state.board  # type: ignore[assignment]
+        if any(m.tile is tile for m in plays):  # type: ignore[attr-defined]
+            return IllegalMove("CF-8", f"the {tile} fits more than one end: say which one it goes on")
+        carrying = [end for end in board.ends if board.lines[end].open in tile]
+        allowed = targets(board)
+        if carrying:
+            return self._explain(state, Play(tile, carrying[0]))
+        if board.empty_ends:
+            return self._explain(state, Play(tile, allowed[0]))
+        showing = sorted({board.lines[end].open for end in allowed})  # type: ignore[type-var]
+        return IllegalMove("CF-8", f"the {tile} matches no open end: {ends_showing(showing)}")
 
     def _must_play_rule(self, board: Layout) -> str:
         opening = any(board.lines[i].parent == CENTRE for i in board.empty_ends)
         return "CF-7" if opening else "CF-9"
 
-    def _example(self, board: Layout, plays: list[Move]) -> str:
-        first: Play = plays[0]  # type: ignore[assignment]
-        return f"{first.tile} on {self.line_name(board, first.target)}"  # type: ignore[arg-type]
-
     # -- words -------------------------------------------------------------------------------------
-    def line_name(self, board: Layout, line_id: int) -> str:
-        """ "train 2", or "toe 1 of the 5-5"."""
-        line = board.lines[line_id]
-        position = board.children(line.parent).index(line_id) + 1
-        if line.parent == CENTRE:
-            return f"train {position}"
-        return f"toe {position} of the {board.base_double(line_id)}"
-
-    def describe_move(self, state: ChickenFootState, move: Move, names: tuple[str, ...] | None = None) -> str:
+    def describe_move(
+        self, state: ChickenFootState, move: Move, names: tuple[str, ...] | None = None, viewer: int | None = None
+    ) -> str:
         if type(move) is Deal:
             double = starting_double(state.info.round + 1)
             who = seat_name(names, move.first)  # type: ignore[arg-type]
@@ -481,8 +486,10 @@ class ChickenFoot(Game):
         who = seat_name(names, state.to_move)  # type: ignore[arg-type]
         if type(move) is Play:
             return f"{who} played {move.tile} on {self.line_name(state.board, move.target)}"  # type: ignore[arg-type]
-        if type(move) is Draw:
-            return f"{who} drew a tile"
+        if type(move) is Draw and state.stock:
+            tile = state.stock[0]
+            fits = bool(playable_mask(state.board, TILE_BIT[tile]))  # type: ignore[arg-type]
+            return draw_words(who, tile, viewer == state.to_move, fits)
         if type(move) is Pass:
             return f"{who} passed"
         return f"{who}: {move}"
@@ -491,7 +498,7 @@ class ChickenFoot(Game):
     def view(self, state: ChickenFootState, seat: int) -> ChickenFootView:
         info = state.info
         if type(seat) is not int or not 0 <= seat < info.players:
-            raise ValueError(f"there is no seat {seat!r} at a {info.players}-player table")
+            raise ValueError(f"there is no seat {seat!r} at {article(str(info.players))}-player table")
         hands = state.hands
         round_over = (info.chance or info.over) and info.round > 0
         return ChickenFootView(
@@ -568,10 +575,6 @@ class ChickenFoot(Game):
         return ChickenFootState(
             info, view.to_move, tuple(masks), tuple(unseen), as_plain(view.board), drawn, view.idle, log, legal
         )
-
-
-def _number_word(n: int) -> str:
-    return {1: "one", 2: "two", 3: "three"}.get(n, str(n))
 
 
 GAME = ChickenFoot()

@@ -19,18 +19,20 @@ from operator import add, attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
-from core.draw_game import seat_name
+from core.draw_game import draw_words, seat_name
 from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
 from core.hands import deal_masks, replace_hand
-from core.layout import CENTRE, Layout, as_layout, plain_play, plain_start
+from core.layout import Layout, as_layout, plain_play, plain_start
 from core.moves import DRAW, PASS, Deal, Draw, Move, Pass, Play, play
 from core.options import Options, OptionSpec
+from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
 from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
 from core.tiles import BIT_TILE, CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pips_in
+from core.words import ends_showing
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -342,7 +344,7 @@ def match_winners(scores: tuple[int, ...], target: int) -> tuple[int, ...]:
     return top if len(top) == 1 else ()  # an exact tie on top plays another round
 
 
-class Doubles(Game):
+class Doubles(NamedPlaces, Game):
     name = "doubles"
     title = "Doubles"
     rule_prefix = "DB"
@@ -579,20 +581,18 @@ class Doubles(Game):
             return IllegalMove("DB-8", f"you drew the {state.drawn} and it can be played, so you must play it now")
         if type(move) is Draw:
             if plays:
-                return IllegalMove("DB-8", f"you can play ({self._example(board, plays)}), so you may not draw")
-            return IllegalMove("DB-9", "the last two tiles of the boneyard are never drawn; you must pass")
+                return IllegalMove("DB-8", f"{self.can_play(board, plays)}, so you may not draw")
+            return IllegalMove("DB-9", "the last two tiles of the boneyard are never drawn, so you must pass")
         if type(move) is Pass:
             if plays:
-                return IllegalMove("DB-8", f"you can play ({self._example(board, plays)}), so you must")
+                return IllegalMove("DB-8", f"{self.can_play(board, plays)}, so you may not pass")
             return IllegalMove("DB-8", "you cannot play, so you must draw from the boneyard")
         tile = move.tile  # type: ignore[attr-defined]
         target = move.target  # type: ignore[attr-defined]
         if type(tile) is not Tile or not state.hand_masks[seat] & TILE_BIT[tile]:
             return IllegalMove("DB-0", f"the {tile} is not in your hand")
         if target is None:
-            return IllegalMove(
-                "DB-5", f"the {board.centre} is already in the centre: say which open end the tile goes on"
-            )
+            return self._explain_anywhere(state, tile, plays)
         if type(target) is not int or not 0 <= target < len(board.lines):
             return IllegalMove("DB-5", f"there is no end {target}: say which open end the tile goes on")
         line = board.lines[target]
@@ -600,38 +600,39 @@ class Doubles(Game):
             double = board.base_double(target)
             if line.open is None:
                 closing = line.tiles[-1]
-                return IllegalMove(
-                    "DB-5", f"{self.end_name(board, target)} ends in the {closing}: play on the {closing}'s free sides"
-                )
+                where = self.line_name(board, target)
+                return IllegalMove("DB-5", f"{where} ends in the {closing}: play on the free sides of the {closing}")
             if not line.tiles:
                 first = next(end for end in board.ends if board.lines[end].parent == line.parent)
-                return IllegalMove("DB-5", f"the free sides of the {double} are all alike: play on end {first}")
+                return IllegalMove(
+                    "DB-5", f"the free sides of the {double} are all alike: play on {self.line_name(board, first)}"
+                )
             return IllegalMove("DB-5", "that end is not open")  # not reached: every non-empty open line is an end
         number: int = line.open  # type: ignore[assignment]
         if number not in tile:
             return IllegalMove(
-                "DB-7", f"the {tile} does not match the {number} showing on {self.end_name(board, target)}"
+                "DB-7", f"the {tile} does not match the {number} showing on {self.line_name(board, target)}"
             )
         if not state.unlocked >> number & 1:
             return IllegalMove("DB-7", f"{NUMBER_WORDS[number]} are locked until the {number}-{number} is played")
         return IllegalMove("DB-0", f"the {tile} cannot be played there now")
 
-    def _example(self, board: Layout, plays: list[Move]) -> str:
-        first: Play = plays[0]  # type: ignore[assignment]
-        return f"{first.tile} on {self.end_name(board, first.target)}"  # type: ignore[arg-type]
+    def _explain_anywhere(self, state: DoublesState, tile: Tile, plays: list[Move]) -> IllegalMove:
+        """A tile offered without an end (from the hand, once the centre is down): why it fits
+        none, against an end showing a number it carries (locked, DB-7) if there is one."""
+        board: Layout = state.board  # type: ignore[assignment]
+        if any(m.tile is tile for m in plays):  # type: ignore[attr-defined]
+            return IllegalMove("DB-5", f"the {tile} fits more than one end: say which one it goes on")
+        carrying = [end for end in board.ends if board.lines[end].open in tile]
+        if carrying:
+            return self._explain(state, Play(tile, carrying[0]))
+        showing = sorted({board.lines[end].open for end in board.ends})  # type: ignore[type-var]
+        return IllegalMove("DB-7", f"the {tile} matches no open end: {ends_showing(showing)}")
 
     # -- words -------------------------------------------------------------------------------------
-    def end_name(self, board: Layout, line_id: int) -> str:
-        """An end as a player sees it: "the 6-3 arm" (its last tile, the open number last), or "a
-        free side of the 3-3"."""
-        line = board.lines[line_id]
-        if not line.tiles:
-            double = board.base_double(line_id)
-            return f"a free side of the {'centre ' if line.parent == CENTRE else ''}{double}"
-        near, far = board.oriented(line_id)[-1]
-        return f"the {near}-{far} arm"
-
-    def describe_move(self, state: DoublesState, move: Move, names: tuple[str, ...] | None = None) -> str:
+    def describe_move(
+        self, state: DoublesState, move: Move, names: tuple[str, ...] | None = None, viewer: int | None = None
+    ) -> str:
         info = state.info
         if type(move) is Deal:
             round_number = info.round if info.redeal else info.round + 1
@@ -651,12 +652,14 @@ class Doubles(Game):
             if board is None or move.target not in board.ends:
                 return f"{who} played {tile}"  # not a legal play: no end to name
             number: int = board.lines[move.target].open  # type: ignore[assignment]
-            words = f"{who} played {number}-{tile.other(number)} on {self.end_name(board, move.target)}"
+            words = f"{who} played {tile} on {self.line_name(board, move.target)}"
             if tile.is_double:
                 words += f", unlocking {NUMBER_WORDS[number]}"
             return words
-        if type(move) is Draw:
-            return f"{who} drew a tile"
+        if type(move) is Draw and state.stock and state.board is not None:
+            tile = state.stock[0]
+            fits = type(legal_for(state.ends, TILE_BIT[tile], FITS[state.unlocked], 0)[0]) is Play
+            return draw_words(who, tile, viewer == state.to_move, fits)
         if type(move) is Pass:
             return f"{who} passed"
         return f"{who}: {move}"

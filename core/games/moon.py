@@ -35,6 +35,7 @@ from core.moves import Bid, Deal, Discard, Move, Play, Trump, TrumpSuit, play
 from core.options import Options, OptionSpec
 from core.state_info import hands_property, info_properties
 from core.tiles import TILE_BIT, Tile, mask_of, per_bit, tiles_in
+from core.words import article, listing
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
 
@@ -497,17 +498,19 @@ class Moon(Game):
         trump: TrumpSuit = state.trump  # type: ignore[assignment]
         table = TABLES[trump]
         suit = table.led[TILE_BIT[state.trick[0]]]
-        followers = [_written(t, suit, trump) for t in tiles_in(held & table.follow[suit])]
-        shown = " and ".join(followers[:2]) + (" and more" if len(followers) > 2 else "")
+        followers = [f"the {t}" for t in tiles_in(held & table.follow[suit])]
+        shown = listing(followers) if len(followers) <= 2 else f"{', '.join(followers[:2])} and more"
         if suit == TRUMP:
             return IllegalMove("MN-15", f"a trump was led and you hold {shown}; you must follow with a trump")
         why = ""
         if table.led[TILE_BIT[tile]] == TRUMP and suit in tile:
-            why = f" (the {_written(tile, suit, trump)} is a trump, not a {suit})"
-        return IllegalMove("MN-15", f"a {suit} was led and you hold {shown}; you must follow suit{why}")
+            why = f" (the {tile} is a trump, not {article(str(suit))})"
+        return IllegalMove("MN-15", f"{article(str(suit))} was led and you hold {shown}; you must follow suit{why}")
 
     # -- words -------------------------------------------------------------------------------------
-    def describe_move(self, state: MoonState, move: Move, names: tuple[str, ...] | None = None) -> str:
+    def describe_move(
+        self, state: MoonState, move: Move, names: tuple[str, ...] | None = None, viewer: int | None = None
+    ) -> str:
         if type(move) is Deal:
             first = _name(names, move.first)  # type: ignore[arg-type]
             if state.info.redeal:
@@ -525,9 +528,9 @@ class Moon(Game):
         if type(move) is Play:
             trump: TrumpSuit = state.trump  # type: ignore[assignment]
             if not state.trick:
-                return f"{who} led {_written(move.tile, led_suit(move.tile, trump), trump)}"
+                return f"{who} led {move.tile}"
             led = led_suit(state.trick[0], trump)
-            shown = _written(move.tile, led, trump)
+            shown = move.tile
             if len(state.trick) == PLAYERS - 1:
                 offset = trick_winner((*state.trick, move.tile), trump)
                 winner = _name(names, (state.leader + offset) % PLAYERS)  # type: ignore[operator]
@@ -656,17 +659,6 @@ def void_masks(view: MoonView) -> dict[int, int]:
                 seat = (leader + offset) % PLAYERS
                 voids[seat] = voids.get(seat, 0) | following
     return voids
-
-
-def _facing(tile: Tile, number: Any) -> str:
-    """The tile written with `number` first when it carries it: "5-3" when a 5 was led."""
-    low, high = tile
-    return f"{number}-{high if low == number else low}" if number in tile else str(tile)
-
-
-def _written(tile: Tile, suit: int, trump: TrumpSuit) -> str:
-    """The tile written with the number of `suit` first ("6-2" in a 6 lead)."""
-    return _facing(tile, trump if suit == TRUMP else suit)
 
 
 def _name(names: tuple[str, ...] | None, seat: int) -> str:

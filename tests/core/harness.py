@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from core import Match, Seat, Tile, get_game
+from core import IllegalMove, Match, Seat, Tile, get_game
 from core.bots import get_bot
 from core.games.moon_suits import MOON_SET
+from core.moves import DRAW, PASS, Bid, Deal, Discard, Move, Play, Trump
 from core.tiles import DOUBLE_NINE, DOUBLE_SIX
 
 
@@ -161,3 +162,42 @@ def play_checked_match(
     loaded = decode(encode(SavedMatch("harness", match, 0, 0))).match
     assert loaded == match and loaded.state == match.state, "save then load changed the match"
     return match
+
+
+# -- refusals ------------------------------------------------------------------------------------------
+BIDS = (0, 1, 3, 4, 5, 6, 7, 8, 21, 22)
+TRUMPS = (*range(7), 9, "doubles", "none", "spades")
+
+
+def attempts(game: Any, state: Any) -> Iterable[Move]:
+    """Moves to try at `state`, legal or not: every tile of the game's set on every line of the
+    layout (and on none, and on lines that are not there), draws, passes, deals, every bid, discard
+    and trump, and some that are no move of any kind a game knows."""
+    board = getattr(state, "board", None)
+    lines = len(board.lines) if board is not None else 0
+    targets = (None, -1, *range(lines), lines, 48)
+    for tile in ACCOUNTS[state.game].full_set(state):
+        for target in targets:
+            yield Play(tile, target)
+        yield Discard(tile)
+    yield from (DRAW, PASS, *(Bid(amount) for amount in BIDS), *(Trump(suit) for suit in TRUMPS))  # type: ignore[arg-type]
+    yield Deal(state.hands, state.stock, 0, 0)
+    yield Deal(state.hands, state.stock)
+    if state.chance and not state.over:
+        deal = game.deal(state, random.Random(0))
+        hands = (deal.hands[1][:1] + deal.hands[0][1:], *deal.hands[1:])  # a tile dealt twice, one not at all
+        yield Deal(hands, deal.stock, deal.first, deal.search_start)
+
+
+def refusals(game: Any, state: Any) -> Iterable[IllegalMove]:
+    """Every refusal `attempts` provokes at `state` (a move that is legal is skipped)."""
+    legal = set(game.legal_moves(state))
+    for move in attempts(game, state):
+        if move in legal:
+            continue
+        try:
+            game.apply(state, move)
+        except IllegalMove as refusal:
+            yield refusal
+        else:
+            raise AssertionError(f"{move} is not among the legal moves, yet it was applied")

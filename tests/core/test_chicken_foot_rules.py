@@ -283,9 +283,12 @@ def test_cf8_a_tile_must_match_the_end_it_goes_on():
 
 # -- CF-9: draw when you cannot play ---------------------------------------------------------------------------
 def test_cf9_a_player_who_can_play_may_not_draw_or_pass():
-    state = opened(hands={0: "5-4"})
-    rejects(state, DRAW, "CF-9")
-    rejects(state, PASS, "CF-9")
+    state = opened(hands={0: "5-4"}, avoid={0: {3, 5}})
+    assert rejects(state, DRAW, "CF-9") == "CF-9: you can play the 4-5 on train 1, so you may not draw"
+    assert rejects(state, PASS, "CF-9") == "CF-9: you can play the 4-5 on train 1, so you may not pass"
+    state = opened(hands={0: "5-4 3-1"}, avoid={0: {3, 5}})
+    example = "you can play a tile (the 4-5 on train 1, for one)"
+    assert rejects(state, PASS, "CF-9") == f"CF-9: {example}, so you may not pass"
 
 
 def test_cf9_a_player_who_cannot_play_draws_and_plays_a_playable_draw():
@@ -333,6 +336,42 @@ def test_cf10_toes_carry_the_doubles_number_and_open_when_the_foot_is_done():
     assert state.board.empty_ends == ()
     shown = sorted(state.board.lines[line].open for line in state.board.ends)
     assert shown == [1, 2, 3, 6]  # the three toes and train 2; train 1 is closed by the double
+
+
+def test_cf10_a_toe_must_carry_the_doubles_number_with_the_right_article():
+    state = position(2, {0: "8-8 1-2", 1: "1-3 0-0"}, [(0, "9-8"), (1, "9-3")], to_move=0)
+    state = CF.apply(state, Play(tile("8-8"), 0))
+    toe = state.board.empty_ends[0]
+    assert rejects(state, Play(tile("1-3"), toe), "CF-10") == "CF-10: a toe on the 8-8 must carry an 8"
+    # Offered from the hand, with no end named: the reason is the foot.
+    message = rejects(state, Play(tile("1-3"), None), "CF-10")
+    assert message == "CF-10: the chicken foot on the 8-8 needs three more toes before any other play"
+
+
+def test_cf8_a_tile_offered_without_an_end_is_told_why_it_fits_none():
+    state = opened(hands={0: "0-1 5-4"}, avoid={0: {3, 5}})
+    message = rejects(state, Play(tile("0-1"), None), "CF-8")
+    assert message == "CF-8: the 0-1 matches no open end: the ends show 3 and 5"
+    state = opened(hands={0: "5-3"})
+    message = rejects(state, Play(tile("5-3"), None), "CF-8")
+    assert message == "CF-8: the 3-5 fits more than one end: say which one it goes on"
+
+
+def test_places_have_one_name_each_and_the_log_tells_the_drawer_the_tile():
+    plays = [(0, "9-5"), (1, "9-3"), (0, "5-5"), (2, "5-1"), (3, "5-6"), (4, "5-7"), (2, "1-1")]
+    state = position(2, {0: "1-2", 1: "0-0 0-2"}, plays, to_move=1, stock="0-4 0-5 0-6")
+    board = state.board
+    assert [CF.line_name(board, line) for line in range(len(board.lines))] == [
+        "train 1", "train 2", "toe 1 of the 5-5", "toe 2 of the 5-5", "toe 3 of the 5-5",
+        "toe 1 of the 1-1", "toe 2 of the 1-1", "toe 3 of the 1-1",
+    ]  # fmt: skip
+    assert CF.place(board, 6).short == "toe 2"
+    assert CF.describe_move(state, DRAW, ("Ana", "Bo")) == "Bo drew a tile and passed"
+    assert CF.describe_move(state, DRAW, ("Ana", "Bo"), viewer=1) == "Bo drew the 0-4 and passed"
+    assert CF.describe_move(state, DRAW, ("Ana", "Bo"), viewer=0) == "Bo drew a tile and passed"
+    assert CF.describe_move(state, PASS, ("Ana", "Bo")) == "Bo passed"
+    fits = position(2, {0: "1-2", 1: "0-0"}, plays, to_move=1, stock="1-4 0-5 0-6")
+    assert CF.describe_move(fits, DRAW, ("Ana", "Bo"), viewer=1) == "Bo drew the 1-4"
 
 
 def test_cf10_a_double_on_a_toe_starts_a_new_foot():

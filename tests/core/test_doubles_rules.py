@@ -288,7 +288,30 @@ def test_db7_locked_end_says_which_double_unlocks_it():
     message = rejects(state, Play(tile("4-2"), end_showing(state, "6-4")), "DB-7")
     assert message == "DB-7: fours are locked until the 4-4 is played"
     message = rejects(state, Play(tile("4-2"), end_showing(state, "6-3")), "DB-7")
-    assert message == "DB-7: the 2-4 does not match the 3 showing on the 6-3 arm"
+    assert message == "DB-7: the 2-4 does not match the 3 showing on arm 2 of the centre 6-6"
+
+
+def test_db7_a_tile_offered_from_the_hand_is_told_of_the_lock():
+    # Only the locked 4 could take the 4-6: Enter from the hand names the lock, not another end.
+    state = source_example({0: "4-6 2-2"})
+    message = rejects(state, Play(tile("4-6"), None), "DB-7")
+    assert message == "DB-7: fours are locked until the 4-4 is played"
+    message = rejects(state, Play(tile("2-2"), None), "DB-7")
+    assert message == "DB-7: the 2-2 matches no open end: the ends show 1, 3, 4 and 5"
+
+
+def test_db5_arms_are_named_by_their_spinner():
+    plays = [(0, "6-1"), (1, "6-3"), (2, "6-4"), (3, "6-5"), (1, "3-3")]
+    state = position(2, {0: "3-5 0-0", 1: "1-2"}, "6-6", plays, to_move=0, stock="0-1 0-2 0-3")
+    names = [DB.line_name(state.board, line) for line in range(len(state.board.lines))]
+    assert names == [
+        "arm 1 of the centre 6-6", "arm 2 of the centre 6-6", "arm 3 of the centre 6-6", "arm 4 of the centre 6-6",
+        "arm 1 of the 3-3", "arm 2 of the 3-3", "arm 3 of the 3-3",
+    ]  # fmt: skip
+    message = rejects(state, Play(tile("3-5"), 5), "DB-5")
+    assert message == "DB-5: the free sides of the 3-3 are all alike: play on arm 1 of the 3-3"
+    message = rejects(state, Play(tile("3-5"), 1), "DB-5")
+    assert message == "DB-5: arm 2 of the centre 6-6 ends in the 3-3: play on the free sides of the 3-3"
 
 
 def test_db6_db7_the_3_3_on_the_6_3_unlocks_threes_everywhere():
@@ -325,11 +348,9 @@ def test_db6_an_end_showing_a_locked_number_stays_shut_for_everyone():
 def test_db8_a_player_who_can_play_may_not_draw_or_pass():
     state = opened(hands={0: "6-6", 1: "6-2"})
     message = rejects(state, DRAW, "DB-8")
-    assert (
-        message.startswith("DB-8: you can play (")
-        and "on a free side of the centre 6-6), so you may not draw" in message
-    )
-    rejects(state, PASS, "DB-8")
+    example = "you can play a tile (the 1-6 on arm 1 of the centre 6-6, for one)"
+    assert message == f"DB-8: {example}, so you may not draw"
+    assert rejects(state, PASS, "DB-8") == f"DB-8: {example}, so you may not pass"
 
 
 def test_db8_a_playable_draw_must_be_played_at_once():
@@ -364,7 +385,7 @@ def test_db9_the_last_two_tiles_are_never_drawn():
     state = source_example({0: "0-1", 1: "0-2"}, stock="0-3 0-4")
     assert DB.legal_moves(state) == (PASS,)
     message = rejects(state, DRAW, "DB-9")
-    assert message == "DB-9: the last two tiles of the boneyard are never drawn; you must pass"
+    assert message == "DB-9: the last two tiles of the boneyard are never drawn, so you must pass"
 
 
 def test_db9_with_three_left_one_may_be_drawn():
@@ -527,10 +548,16 @@ def test_describe_moves_in_plain_words():
     )
     assert DB.describe_move(state, Play(tile("6-6"), None), names) == "Ana opened the round with the 6-6 in the centre"
     state = DB.apply(state, Play(tile("6-6"), None))
-    assert DB.describe_move(state, Play(tile("6-1"), 0), names) == "Bo played 6-1 on a free side of the centre 6-6"
+    assert DB.describe_move(state, Play(tile("6-1"), 0), names) == "Bo played 1-6 on arm 1 of the centre 6-6"
     state = DB.apply(state, Play(tile("6-1"), 0))
     state = DB.apply(state, Play(tile("6-3"), 1))
-    assert DB.describe_move(state, Play(tile("3-3"), 1), names) == "Bo played 3-3 on the 6-3 arm, unlocking threes"
+    assert (
+        DB.describe_move(state, Play(tile("3-3"), 1), names)
+        == "Bo played 3-3 on arm 2 of the centre 6-6, unlocking threes"
+    )
     assert DB.describe_move(state, Play(tile("3-3"), 40), names) == "Bo played 3-3"
-    assert DB.describe_move(state, DRAW, names) == "Bo drew a tile"
+    assert DB.describe_move(state, DRAW, names) == "Bo drew a tile and passed"
+    # Only the player who drew is told the tile.
+    drawn = state.stock[0]
+    assert DB.describe_move(state, DRAW, names, viewer=1) == f"Bo drew the {drawn} and passed"
     assert DB.describe_move(state, PASS) == "Seat 2 passed"

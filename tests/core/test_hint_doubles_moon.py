@@ -42,7 +42,8 @@ def test_doubles_hint_is_the_easy_move_with_its_rule(seed):
             openings += 1
             assert reason == f"Open the round with the {move.tile}: the highest double always starts it (DB-3)."
         elif type(move) is Play:
-            assert reason.startswith(f"Play the {move.tile} on the open ")
+            place = get_game("doubles").line_name(view.board, move.target)
+            assert reason.startswith(f"Play the {move.tile} on {place}: ")
         elif type(move) is Draw:
             assert "(DB-8)" in reason
         else:

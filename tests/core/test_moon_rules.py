@@ -177,7 +177,7 @@ def test_mn5_a_tile_carrying_the_trump_is_only_a_trump():
     state = play_tile(state, "5-4")
     assert MN.legal_moves(state) == (play(tile("5-1")),)  # 5-3 is a trump, not a 5
     message = rejects(state, play(tile("5-3")), "MN-15")
-    assert message == "MN-15: a 5 was led and you hold 5-1; you must follow suit (the 5-3 is a trump, not a 5)"
+    assert message == "MN-15: a 5 was led and you hold the 1-5; you must follow suit (the 3-5 is a trump, not a 5)"
 
 
 def test_mn6_with_doubles_trump_5_5_cannot_follow_a_5_lead_but_can_trump_it():
@@ -369,7 +369,7 @@ def test_mn14_a_trump_lead_calls_for_trumps():
     state = play_tile(state, "5-2")
     assert set(MN.legal_moves(state)) == {play(tile("2-1")), play(tile("2-2"))}
     message = rejects(state, play(tile("5-1")), "MN-15")
-    assert message == "MN-15: a trump was led and you hold 2-1 and 2-2; you must follow with a trump"
+    assert message == "MN-15: a trump was led and you hold the 1-2 and the 2-2; you must follow with a trump"
 
 
 def test_mn14_the_0_0_led_not_trump_wins_unless_trumped():
@@ -387,7 +387,7 @@ def test_mn15_you_must_follow_suit_if_able():
     state = play_tile(state, "5-4")
     assert MN.legal_moves(state) == (play(tile("5-3")),)
     message = rejects(state, play(tile("6-6")), "MN-15")
-    assert message == "MN-15: a 5 was led and you hold 5-3; you must follow suit"
+    assert message == "MN-15: a 5 was led and you hold the 3-5; you must follow suit"
 
 
 def test_mn15_a_player_who_cannot_follow_may_play_anything_a_trump_included():
@@ -555,8 +555,8 @@ def test_a_match_replays_from_its_events_in_plain_data():
 def test_plays_in_plain_words_name_the_trick_winner():
     names = ("Ana", "Bo", "Cy")
     state = in_play(hands={0: "6-2", 1: "6-5", 2: "6-6"}, trump="none")
-    assert MN.describe_move(state, play(tile("6-2")), names) == "Ana led 6-2"
+    assert MN.describe_move(state, play(tile("6-2")), names) == "Ana led 2-6"
     state = play_tile(state, "6-2")
-    assert MN.describe_move(state, play(tile("6-5")), names) == "Bo played 6-5 to the 6 lead"
+    assert MN.describe_move(state, play(tile("6-5")), names) == "Bo played 5-6 to the 6 lead"
     state = play_tile(state, "6-5")
     assert MN.describe_move(state, play(tile("6-6")), names) == "Cy played 6-6; Cy won the trick"

@@ -91,9 +91,9 @@ def test_host_serves_a_client_and_stops_on_ctrl_c_with_the_match_saved(home, tmp
             assert client.seat == 0 and client.snapshot.view.hand
             await client.close()
 
-        asyncio.run(asyncio.wait_for(join(), 10))
+        asyncio.run(asyncio.wait_for(join(), 60))
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=10)
+        out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()

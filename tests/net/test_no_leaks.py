@@ -156,3 +156,32 @@ def _update_for(server: Any, seat: int) -> dict[str, Any]:
     message = snapshot_message(server.snapshot(seat))
     del message["type"]
     return message
+
+
+def test_a_drawn_tile_is_named_in_the_drawers_log_alone():
+    """The move log each seat is sent names the tiles that seat drew, and no one else's."""
+    from core import Match, Seat
+    from core.moves import Draw
+    from net.server import TableServer
+
+    seats = [Seat("Ann", "human"), Seat("Ben", "human"), Seat("Cy", "bot", "easy")]
+    match = Match("chicken-foot", 3, {"rounds": 1}, seats, seed=5)
+    rng = random.Random(5)
+    drawn: dict[int, Tile] = {}
+    while len(drawn) < 2 and not match.state.over:
+        state = match.state
+        if state.chance:
+            match.deal()
+            continue
+        legal = match.legal_moves()
+        move = rng.choice(legal)
+        if type(move) is Draw and state.to_move in (0, 1):
+            drawn.setdefault(state.to_move, state.stock[0])
+        match.apply(move)
+    assert set(drawn) == {0, 1}, "seed 5: both humans draw in the first round"
+    server = TableServer(match)
+    for seat, tile in drawn.items():
+        own = " ".join(server.snapshot(seat).log)
+        other = " ".join(server.snapshot(1 - seat).log)
+        assert f"{match.names[seat]} drew the {tile}" in own
+        assert f"drew the {tile}" not in other

@@ -6,6 +6,7 @@ import asyncio
 import inspect
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ def private_home(tmp_path, monkeypatch):
     return tmp_path
 
 
-async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 30.0) -> None:
     """Let the app run (bots think in workers) until `condition` holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -43,6 +44,21 @@ async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting; screen is {pilot.app.screen!r}")
         await pilot.pause(0.01)
+
+
+def record_notices(app: DominoesApp) -> list[tuple[str, str]]:
+    """(severity, message) of every notice the app shows from now on. A notice leaves the screen
+    (and the app's own list) when its timeout passes, which on a busy machine can be before a test
+    looks, so the test looks here."""
+    shown: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def recording(message: str, **options: Any) -> None:
+        shown.append((options.get("severity", "information"), message))
+        notify(message, **options)
+
+    app.notify = recording  # type: ignore[method-assign]
+    return shown
 
 
 def quick_settings(kinds=("human", "bot:easy", "bot:easy", "bot:random"), seed=7, rounds=1, names=()):

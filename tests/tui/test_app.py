@@ -97,14 +97,11 @@ async def test_new_match_form_follows_the_player_count_and_refuses_bad_options()
         await pilot.press("n")
         screen = app.screen
         assert isinstance(screen, NewMatchScreen)
+        await wait_until(pilot, lambda: screen.options_for == ("chicken-foot", 4))  # the form is built
         screen.query_one("#option-rounds", Input).value = "7"
         screen.query_one("#players", Select).value = 6
-        # The options are rebuilt by an awaited handler: on a busy machine that takes more than one
-        # pause, so wait (boundedly) for the rebuilt row before looking.
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if screen.query("#option-centre_trains") and screen.query_one("#option-centre_trains", Input).value == "6":
-                break
+        # The options are rebuilt by an awaited handler, which takes a while on a busy machine.
+        await wait_until(pilot, lambda: screen.options_for == ("chicken-foot", 6))
         shown = [screen.query_one(f"#seat-row-{seat}").display for seat in range(8)]
         assert shown == [True] * 6 + [False] * 2
         # centre_trains runs from the player count up, so its default follows the count.

@@ -23,7 +23,10 @@ async def test_a_searching_bot_thinks_in_the_bot_process_which_closes_with_the_a
     assert process.poll() is not None  # closed when the app exited
 
 
-async def test_undo_while_a_hard_bot_searches_stops_the_search():
+async def test_undo_while_a_hard_bot_searches_stops_the_search(monkeypatch):
+    # A search long enough to be under way when the undo comes, however busy the machine: with its
+    # usual second, a search could end before the key got through, and there was nothing to stop.
+    monkeypatch.setattr("tui.screens.table.BOT_BUDGET", 60.0)
     app = quick_app(quick_settings(kinds=("human", "bot:hard"), seed=7))
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_until(pilot, lambda: human_turn(app), timeout=30)

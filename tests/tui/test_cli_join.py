@@ -33,19 +33,26 @@ def test_bad_arguments_are_one_line_and_status_2(argv, words, capsys):
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.fixture
+def as_if_in_a_terminal(monkeypatch):
+    """pytest's standard streams are not a terminal; the check for one is tested on its own
+    (tests/test_outside_a_terminal.py), so these tests of joining pass it."""
+    monkeypatch.setattr("cli.join_command.require_terminal", lambda command: None)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
 
 
-def test_nobody_listening_is_one_line_and_status_1(capsys):
+def test_nobody_listening_is_one_line_and_status_1(capsys, as_if_in_a_terminal):
     assert main(["join", f"127.0.0.1:{free_port()}", "--name", "Ana"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("dominoes join: cannot reach the table at 127.0.0.1:") and err.count("\n") == 1
 
 
-async def test_a_full_table_is_one_line_and_status_1(capsys):
+async def test_a_full_table_is_one_line_and_status_1(capsys, as_if_in_a_terminal):
     server = TableServer(Match("doubles", 2, None, seats("human", "easy"), seed=5))
     await server.start(tcp("127.0.0.1", 0))
     ana = await TableClient.connect(str(server.address), "Ana")

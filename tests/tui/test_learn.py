@@ -183,14 +183,14 @@ async def test_a_move_off_the_lesson_is_taken_back_with_the_reason():
         await pilot.press("enter")
         assert match.cursor == cursor and match.state is state  # nothing was played
         words = panel_words(screen)
-        assert "Taken back: the 2-5 on a free side of the centre 5-5" in words
+        assert "Taken back: the 2-5 on arm 4 of the centre 5-5" in words
         assert lesson.steps[1].why.split(".")[0] in words
         assert "Taken back" in str(screen.query_one("#notice").render())
-        # An illegal one: the 0-3 fits no end; the rule says why.
+        # An illegal one: the 0-3 fits no end; the rule says why (only a locked 3 could take it).
         hand.select(next(tile for tile in hand.tiles if str(tile) == "0-3"))
         await pilot.press("enter")
         assert match.cursor == cursor
-        assert "Not allowed by DB-7: the 0-3 does not match" in panel_words(screen)
+        assert "Not allowed by DB-7: threes are locked until the 3-3 is played." in panel_words(screen)
         assert "DB-7" in str(screen.query_one("#notice").render())
         # Drawing while a tile fits breaks DB-8.
         await pilot.press("d")

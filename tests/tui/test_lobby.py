@@ -144,7 +144,7 @@ async def test_opening_a_table_starts_its_host_and_joins_its_maker_at_the_first_
             screen.query_one("#kind-1", Select).value = "human"  # an open seat
             await pilot.pause()
             await pilot.press("ctrl+s")
-            await wait_until(pilot, lambda: not app.is_running, timeout=20)
+            await wait_until(pilot, lambda: not app.is_running, timeout=60)
         tables = list_tables()
         (table,) = tables
         assert app.return_value == JoinRequest(str(table.socket), 0)

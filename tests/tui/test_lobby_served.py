@@ -107,8 +107,24 @@ def test_tables_are_capped_per_player_and_in_all(monkeypatch):
         remove(home)
 
 
-def test_a_join_that_fails_says_why_to_the_lobby(tmp_path):
-    reason = run_join(JoinRequest(str(tmp_path / "gone.sock")), "alice")
+def test_a_join_that_fails_says_why_to_the_lobby(tmp_path, monkeypatch):
+    import pty
+    import subprocess
+
+    # The lobby runs `dominoes join` in the player's terminal; here it gets a pseudo-terminal,
+    # so it passes the check for one and fails where this test means it to: at the table.
+    controller, terminal = pty.openpty()
+    call = subprocess.call
+
+    def call_in_terminal(command, **options):
+        return call(command, stdin=terminal, stdout=terminal, stderr=terminal, **options)
+
+    monkeypatch.setattr(subprocess, "call", call_in_terminal)
+    try:
+        reason = run_join(JoinRequest(str(tmp_path / "gone.sock")), "alice")
+    finally:
+        os.close(terminal)
+        os.close(controller)
     assert reason is not None and reason.startswith("cannot reach the table at") and "gone.sock" in reason
 
 
@@ -118,6 +134,7 @@ def test_a_join_whose_interface_fails_exits_1_and_says_why(tmp_path, monkeypatch
         app._return_code = 1
 
     monkeypatch.setattr("tui.app.DominoesApp.run_async", crash)
+    monkeypatch.setattr("cli.join_command.require_terminal", lambda command: None)  # tested on its own
 
     async def go() -> None:
         async with serving(moon_match("human,human,easy")) as server:

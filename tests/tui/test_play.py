@@ -39,6 +39,7 @@ async def play_to_the_end(pilot) -> int:
         if isinstance(app.screen, GameOverScreen):
             return reveals
         if isinstance(app.screen, RoundOverScreen):
+            await wait_until(pilot, lambda: app.screen.is_mounted)  # its rows are added on mount
             check_reveal(app.screen)
             reveals += 1
         if isinstance(app.screen, (RoundOverScreen, PassScreen)):
@@ -54,6 +55,7 @@ async def test_a_whole_match_from_the_title_screen_to_game_over():
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.press("n")
         assert isinstance(app.screen, NewMatchScreen)
+        await wait_until(pilot, lambda: app.screen.options_for is not None)  # the form is built
         await pilot.click("#option-rounds")
         await pilot.press("end", "backspace", "backspace", "1")
         await pilot.click("#seed")

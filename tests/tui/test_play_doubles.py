@@ -33,7 +33,7 @@ async def test_a_whole_doubles_match_from_the_new_match_screen_to_game_over():
         await pilot.pause()
         assert form.query_one("#game", Select).value == "doubles"
         form.query_one("#players", Select).value = 3
-        await pilot.pause()
+        await wait_until(pilot, lambda: form.options_for == ("doubles", 3))  # the options rebuilt for 3
         await pilot.click("#option-target")
         await pilot.press("end", "backspace", "backspace", "backspace", "1", "0")
         await pilot.click("#seed")
@@ -119,6 +119,11 @@ async def test_the_opening_double_is_played_from_the_hand():
         leading = match.view(0).leading
         hand = table(app).query_one(HandView)
         assert hand.legal == {leading} and hand.selected is leading
+        # DB-3: the empty board and the status say what to do, whole.
+        board = table(app).query_one(BoardTree)
+        words = str(board.root.children[0].label)
+        assert words == f"Open the round: pick your {leading} and press Enter."
+        assert f"lead the {leading}: press Enter" in str(table(app).query_one("#status").render())
         await pilot.press("enter")
         assert match.state.board is not None and match.state.board.centre is leading  # DB-3
 

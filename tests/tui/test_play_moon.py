@@ -79,6 +79,7 @@ async def test_a_whole_moon_game_from_the_new_match_screen_to_game_over():
         await pilot.press("down", "down", "enter")  # chicken-foot, doubles, moon
         await pilot.pause()
         assert form.query_one("#game", Select).value == "moon"
+        await wait_until(pilot, lambda: form.options_for == ("moon", 3))  # the options rebuilt for Moon
         await pilot.click("#option-target")
         await pilot.press("end", "backspace", "backspace", "4")
         await pilot.click("#seed")

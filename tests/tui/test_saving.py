@@ -15,6 +15,7 @@ from tests.tui.conftest import (
     match_of,
     quick_app,
     quick_settings,
+    record_notices,
     table,
     take_a_turn,
     wait_until,
@@ -137,12 +138,12 @@ async def test_the_load_screen_lists_saves_a_damaged_one_with_its_reason_and_can
 async def test_opening_a_backup_says_so():
     damaged_store()
     app = title_app()
+    notices = record_notices(app)
     async with app.run_test(size=(100, 32)) as pilot:
         await offered(pilot)
         await pilot.press("l", "end", "enter")
         assert isinstance(app.screen, TableScreen) and app.autosave.match_id == "c3"
-        notices = [notification.message for notification in app._notifications]
-        assert any(message.startswith("The save of match c3 cannot be loaded") for message in notices)
+        assert any(message.startswith("The save of match c3 cannot be loaded") for _, message in notices)
 
 
 async def test_save_a_copy_under_a_new_id_and_play_on_in_the_original():
@@ -168,8 +169,8 @@ def test_resume_from_the_command_line():
     match.deal()
     Autosave(store, match, match_id="3f9a2c1b7e40", clock=lambda: time.time() - 60)()
     Autosave(store, finished_round(seed=4), match_id="3f00")()  # newer, but finished
-    assert resume_save("").record.match_id == "3f9a2c1b7e40"  # the latest unfinished
-    assert resume_save("3f9").record.match_id == "3f9a2c1b7e40"  # a prefix of one id
+    assert resume_save("").match_id == "3f9a2c1b7e40"  # the latest unfinished
+    assert resume_save("3f9").match_id == "3f9a2c1b7e40"  # a prefix of one id
 
 
 @pytest.mark.parametrize(
@@ -199,11 +200,12 @@ async def test_a_match_that_cannot_be_saved_says_so_once_and_play_goes_on(privat
     blocked.write_text("")
     monkeypatch.setenv("DOMINOES_HOME", str(blocked))  # saves/ cannot be made inside a file
     app = quick_app(quick_settings(seed=7))
+    notices = record_notices(app)
     async with app.run_test(size=(100, 32)) as pilot:
         await wait_until(pilot, lambda: human_turn(app))
         await take_a_turn(pilot)
         await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, RoundOverScreen))
-        errors = [n.message for n in app._notifications if n.severity == "error"]
+        errors = [message for severity, message in notices if severity == "error"]
         assert len(errors) == 1 and errors[0].startswith("The match is not being saved: ")
         assert "could not be saved" in errors[0]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import Input
 
+from tests.tui.board_positions import late_chicken_foot
 from tests.tui.conftest import finished_round, human_turn, quick_app, quick_settings, take_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
@@ -51,6 +52,20 @@ def test_table_80x24(snap_compare):
 def test_table_120x40(snap_compare):
     settings = quick_settings(kinds=("human", "bot:easy", "bot:easy", "bot:random", "bot:easy"), seed=21)
     assert snap_compare(quick_app(settings), run_before=at_human_turn, terminal_size=(120, 40))
+
+
+def late_round_app() -> DominoesApp:
+    return DominoesApp(match=late_chicken_foot(), preferences=Preferences(bot_speed="instant"))
+
+
+def test_late_chicken_foot_round_80x24(snap_compare):
+    """8 players, a bot's 1-1 has opened a foot four levels down: the board shows it, the toe the
+    picked tile fits, and counts the ends above."""
+    assert snap_compare(late_round_app(), run_before=at_human_turn, terminal_size=(80, 24))
+
+
+def test_late_chicken_foot_round_120x40(snap_compare):
+    assert snap_compare(late_round_app(), run_before=at_human_turn, terminal_size=(120, 40))
 
 
 def test_hint(snap_compare):

@@ -40,6 +40,21 @@ def test_doubles_table_80x24(snap_compare):
     assert snap_compare(quick_app(doubles_settings()), run_before=later, terminal_size=(80, 24))
 
 
+def test_doubles_nested_spinners_80x24(snap_compare):
+    """Spinners on spinners: each arm named by its double, free sides folded, every end the picked
+    tile fits marked "play here"."""
+    from tests.tui.board_positions import doubles_with_nested_spinners
+    from tui.app import DominoesApp
+    from tui.preferences import Preferences
+
+    app = DominoesApp(match=doubles_with_nested_spinners(), preferences=Preferences(bot_speed="instant"))
+
+    async def at_human_turn(pilot) -> None:
+        await wait_until(pilot, lambda: human_turn(app))
+
+    assert snap_compare(app, run_before=at_human_turn, terminal_size=(80, 24))
+
+
 def test_moon_table_80x24(snap_compare):
     assert snap_compare(quick_app(moon_settings()), run_before=at_moon("play", True), terminal_size=(80, 24))
 

@@ -39,10 +39,9 @@ def table_screen(match: Match) -> TableScreen:
 
 
 def place_name(game: Any, board: Any, line_id: int) -> str:
-    """An open end as the game's messages and the move log name it: "toe 3 of the 6-6", "the 5-1
-    arm" (the board's own labels are short, and the same under every double)."""
-    namer = getattr(game, "end_name", None) or game.line_name
-    return str(namer(board, line_id))
+    """An open end by its one name, as the board, the messages and the move log give it: "toe 3 of
+    the 6-6", "arm 4 of the centre 5-5"."""
+    return str(game.line_name(board, line_id))
 
 
 class LessonTableScreen(TableScreen):

@@ -1,5 +1,6 @@
 """The load screen: every saved match as `dominoes saves` lists it; a damaged one shows why and
-cannot be opened, and one loaded from its backup says so."""
+cannot be opened, and one loaded from its backup says so. A match another process has open is
+refused in one line naming that process, and the list stays."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from saves.autosave import Autosave
+from saves.errors import SaveError, as_sentence
 from saves.listing import Entry, entries, format_entry
-from saves.store import Loaded, SaveStore
+from saves.store import SaveStore
 from tui.host import host
 
 
@@ -30,8 +33,8 @@ def entry_prompt(entry: Entry, width: int | None = None) -> Text:
 OPTION_FRAME = 8  # the screen's padding, the list's border and padding, the option's own padding
 
 
-class LoadScreen(Screen[Loaded | None]):
-    """Dismissed with the chosen match, loaded, or None."""
+class LoadScreen(Screen[Autosave | None]):
+    """Dismissed with the chosen match, opened (locked and read afresh), or None."""
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="load.back"),
@@ -96,5 +99,10 @@ class LoadScreen(Screen[Loaded | None]):
         event.stop()
         for entry in self.entries:
             if entry.match_id == event.option.id and entry.loaded is not None:
-                self.dismiss(entry.loaded)
+                try:
+                    opened = Autosave.open(self.store, entry.match_id)
+                except SaveError as error:
+                    self.notify(as_sentence(error.reason), severity="error", timeout=10, markup=False)
+                    return
+                self.dismiss(opened)
                 return

@@ -48,6 +48,7 @@ class NewMatchScreen(Screen[None]):
         super().__init__()
         self.game_name = game_name or GAME_NAMES[0]
         self.sub_title = "New match"
+        self.options_for: tuple[str, int] | None = None  # the game and player count the option rows show
 
     # -- building the form ---------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -127,6 +128,7 @@ class NewMatchScreen(Screen[None]):
             value = kept.get(spec.name) if not callable(spec.default) else None
             rows.append(self._option_row(spec, value))
         await container.mount_all(rows)
+        self.options_for = (self.game_name, self.players)
 
     def _current_option_values(self) -> dict[str, object]:
         values: dict[str, object] = {}
@@ -179,7 +181,10 @@ class NewMatchScreen(Screen[None]):
     @on(Select.Changed, "#players")
     async def _players_changed(self) -> None:
         self._show_seats()
-        await self._build_options()  # some defaults and limits depend on the player count
+        # Some defaults and limits depend on the player count. The count set as the form is built
+        # says so too: rebuilding then would drop what the player has begun typing.
+        if self.options_for != (self.game_name, self.players):
+            await self._build_options()
 
     # -- starting ------------------------------------------------------------------------------
     def read_settings(self) -> MatchSettings:

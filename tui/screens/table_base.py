@@ -27,7 +27,8 @@ from core.tiles import Tile
 from tui.presentation import (
     board_kind,
     board_marks,
-    fallback_target,
+    empty_board_words,
+    hand_sizes_line,
     hand_tiles,
     line_namer,
     scorepad_extras,
@@ -35,6 +36,7 @@ from tui.presentation import (
     status_facts,
     targets_for,
     tile_moves,
+    turn_advice,
 )
 from tui.screens.rules import RulesScreen
 from tui.table_model import TableModel
@@ -54,10 +56,11 @@ class BaseTableScreen(Screen[None]):
         Binding("d", "draw", "Draw", id="table.draw"),
         Binding("p", "pass_turn", "Pass", id="table.pass"),
         Binding("b", "decide", "Bid/trump", id="table.decide"),
+        Binding("e", "next_end", "Next end", id="table.next_end"),
         Binding("h", "hint", "Hint", id="table.hint"),
         Binding("u", "undo", "Undo", id="table.undo"),
         Binding("r", "redo", "Redo", id="table.redo"),
-        Binding("s", "speed", "Speed", id="table.speed"),
+        Binding("s", "speed", "Speed", show=False, id="table.speed"),
         Binding("w", "save_copy", "Save a copy", show=False, id="table.save_copy"),
         Binding("question_mark", "rules", "Rules", key_display="?", id="table.rules"),
         Binding("escape", "focus_hand", "Hand", show=False, id="table.hand"),
@@ -69,6 +72,7 @@ class BaseTableScreen(Screen[None]):
         Binding("h", "why_not('hint')", show=False, id="table.hint_refused"),
         Binding("u", "why_not('undo')", show=False, id="table.undo_refused"),
         Binding("r", "why_not('redo')", show=False, id="table.redo_refused"),
+        Binding("e", "why_not('next_end')", show=False, id="table.next_end_refused"),
     ]
 
     def __init__(self, table: TableModel) -> None:
@@ -209,7 +213,13 @@ class BaseTableScreen(Screen[None]):
 
     def refresh_keys(self) -> None:
         """Grey out the keys that do nothing now; only when that changes (the footer is rebuilt)."""
-        key = (self.human_to_move(), self.dialog_due(), self.table.can_undo(), self.table.can_redo())
+        key = (
+            self.human_to_move(),
+            self.dialog_due(),
+            self.table.can_undo(),
+            self.table.can_redo(),
+            self.ends_to_choose(),
+        )
         if key != self._keys_state:
             self._keys_state = key
             self.refresh_bindings()
@@ -221,7 +231,8 @@ class BaseTableScreen(Screen[None]):
             self.query_one(TrickView).show(view, self.table.names)
             return
         board = self.query_one(BoardTree)
-        board.show(view.board, board_marks(name, view, legal, selected), line_namer(name))
+        words = empty_board_words(name, view, self.table.names)
+        board.show(view.board, board_marks(name, view, legal, selected), line_namer(name), words)
 
     def status_notes(self, names: tuple[str, ...]) -> list[str]:
         """Facts a kind of table adds to the status line after whose turn it is (plain text)."""
@@ -243,14 +254,17 @@ class BaseTableScreen(Screen[None]):
             if view.to_move == self.viewer:
                 you = "" if table.names[view.to_move] == "You" else f", {names[view.to_move]}"
                 parts.append(Text(f"your turn{you}", style="bold"))
+                advice = turn_advice(self.game_name, view, self.legal_for_viewer())
+                if advice:
+                    parts.append(Text(advice, style="bold"))
             else:
                 parts.append(Text.assemble((names[view.to_move], "bold"), " to play"))
         parts += self.status_notes(names)
-        hands = " · ".join(f"{names[i]} {size}" for i, size in enumerate(view.hand_sizes))
         extra = status_extra(self.game_name, view)
         line = Text(" · ").join(Text(part) if isinstance(part, str) else part for part in parts)
-        line.append(f"\nTiles in hand: {hands}" + (f" · {extra}" if extra else ""))
         status = self.query_one("#status", Static)
+        width = status.content_region.width or self.app.size.width - 2  # before the first layout: the padding
+        line.append("\n" + hand_sizes_line(names, view.hand_sizes, extra, width))
         status.update(line)
         status.set_class(self.thinking is not None, "thinking")
 
@@ -273,6 +287,7 @@ class BaseTableScreen(Screen[None]):
         if view.board is None or self._board_drawn == (self.table.cursor, event.tile, self.waiting):
             return
         self.redraw_board(view, self.legal_for_viewer(), event.tile)
+        self.refresh_keys()
 
     @on(HandView.Chosen)
     def _tile_chosen(self, event: HandView.Chosen) -> None:
@@ -294,10 +309,10 @@ class BaseTableScreen(Screen[None]):
             board = self.query_one(BoardTree)
             board.focus()
             board.focus_target(ends[0])
-            self.set_notice(f"The {event.tile} fits {len(ends)} ends: choose one on the board and press Enter.")
+            self.set_notice(f"The {event.tile} fits {len(ends)} ends: e or ↑ ↓ to pick one, Enter to play, Esc: hand.")
         else:
-            # Let the engine say why the tile does not fit (the rule and its reason).
-            self.play(Play(event.tile, fallback_target(self.table.view().board)))
+            # No end named: the engine says why the tile fits none (a locked number, a foot...).
+            self.play(Play(event.tile, None))
 
     @on(BoardTree.TargetChosen)
     def _target_chosen(self, event: BoardTree.TargetChosen) -> None:
@@ -310,6 +325,8 @@ class BaseTableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("draw", "pass_turn") and board_kind(self.game_name) == "tricks":
             return False  # Moon has no drawing and no passing a turn
+        if action == "next_end":
+            return self.ends_to_choose()  # shown only while the picked tile fits several ends
         if action == "decide":
             return self.dialog_due()  # shown only while a bid or trump is due
         if action in ("draw", "pass_turn", "hint"):
@@ -320,6 +337,18 @@ class BaseTableScreen(Screen[None]):
             return True if self.table.can_redo() else None
         return True
 
+    def ends_to_choose(self) -> bool:
+        """The picked tile fits more than one end: the player chooses where on the board."""
+        if board_kind(self.game_name) != "layout" or not self.human_to_move() or not self.is_mounted:
+            return False
+        return len(targets_for(self.legal_for_viewer(), self.query_one(HandView).selected)) > 1
+
+    def action_next_end(self) -> None:
+        """Jump to the next end where the picked tile fits (the board takes the keys: Enter plays)."""
+        board = self.query_one(BoardTree)
+        if board.next_target():
+            board.focus()
+
     def action_why_not(self, action: str) -> None:
         """A key whose action cannot run now (greyed out in the footer) says why in the notice."""
         if action == "undo":
@@ -328,8 +357,21 @@ class BaseTableScreen(Screen[None]):
             self.set_notice("Nothing to redo.")
         elif action in ("draw", "pass_turn") and board_kind(self.game_name) == "tricks":
             self.set_notice("Moon has no drawing and no passing a turn: every tile is dealt (MN-2).")
+        elif action == "next_end" and (board_kind(self.game_name) == "tricks" or self.human_to_move()):
+            self.set_notice(self.no_ends_words())
         else:
             self.set_notice(self.wait_words())
+
+    def no_ends_words(self) -> str:
+        """Why `e` has no ends to go between: Moon has none, or the picked tile fits one or none."""
+        if board_kind(self.game_name) == "tricks":
+            return "In Moon a tile goes into the trick: there are no ends to choose between."
+        tile = self.query_one(HandView).selected
+        if tile is None:
+            return "Pick a tile first: e goes between the ends where it fits."
+        if targets_for(self.legal_for_viewer(), tile):
+            return f"The {tile} fits one end only: press Enter to play it there."
+        return f"The {tile} fits no open end now: press Enter to be told why."
 
     def wait_words(self) -> str:
         """Why the player cannot move now."""
