@@ -20,12 +20,13 @@ from core.tiles import Tile
 
 CENTRE = -1  # the parent of the lines that start on the centre double
 
-# The engines keep a layout in a plain form on their hot paths: the same fields as Layout and Line
+# Chicken Foot keeps a layout in a plain form on its hot paths: the same fields as Layout and Line
 # in plain tuples, `(centre, lines, ends, empty_ends)` with each line `(parent, tiles, open)`.
 # Python builds, reads and unpacks a plain tuple several times faster than a named tuple, and a
 # play rebuilds the layout. A state's `board` wraps its plain layout as a Layout when it is read
 # (`board_property`). A named tuple is a tuple, so the two forms compare and hash alike, and the
-# functions below take either.
+# functions below take either. (Doubles keeps less: its open ends, see `core.games.doubles`, and
+# replays its plays through `plain_play` when its board is read.)
 _new = tuple.__new__
 PlainLayout = tuple[Any, ...]
 

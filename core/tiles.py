@@ -125,6 +125,19 @@ def per_bit(mask: int, table: dict[int, Any]) -> tuple[Any, ...]:
     return tuple(found)
 
 
+PIPS_OF_BIT: dict[int, int] = {bit: tile[0] + tile[1] for tile, bit in TILE_BIT.items()}
+
+
+def pips_in(mask: int) -> int:
+    """The pips of the tiles of a mask (as `pip_total(tiles_in(mask))`, without building the tiles)."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += PIPS_OF_BIT[low]
+        mask ^= low
+    return total
+
+
 def tiles_in(mask: int) -> tuple[Tile, ...]:
     """The tiles of a mask, sorted."""
     return per_bit(mask, BIT_TILE)

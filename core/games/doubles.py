@@ -4,6 +4,10 @@ Every double is a spinner. The layout is the shared tree (`core.layout`): the ce
 four free sides, and under every later double its three free sides, all open at once. A number can
 be built on only once its double is on the table (DB-6, DB-7); the state keeps the numbers unlocked
 so far as a mask for the whole table, so "may this tile go on that end?" is one table look-up.
+
+A state keeps of the layout only what play needs: the tiles placed, newest first, and its open ends
+with the number each shows. A play changes one end (or adds one), where rebuilding the tree would
+copy every line; `state.board` replays the placed tiles into the Layout when it is read.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import add, attrgetter
 from typing import Any, ClassVar, NamedTuple
 
 from core.determinize import deal_unseen
@@ -20,14 +24,14 @@ from core.draw_pile import deal_hands
 from core.errors import IllegalMove
 from core.game import Game
 from core.hands import deal_masks, replace_hand
-from core.layout import Layout, PlainLayout, as_plain, board_property, plain_play, plain_start
-from core.moves import DRAW, PASS, PLAYS_BY_BIT, Deal, Draw, Move, Pass, Play, play
+from core.layout import Layout, as_layout, plain_play, plain_start
+from core.moves import DRAW, PASS, Deal, Draw, Move, Pass, Play, play
 from core.options import Options, OptionSpec
 from core.places import NamedPlaces
 from core.public_log import EMPTY_LOG, PublicLog, entries, from_entries
 from core.shuffle import shuffle
 from core.state_info import hands_property, info_properties
-from core.tiles import BIT_TILE, CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, tiles_in
+from core.tiles import BIT_TILE, CARRYING, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pips_in
 from core.words import ends_showing
 
 _new = tuple.__new__  # builds a named tuple without its Python-level constructor (the hot path)
@@ -48,9 +52,31 @@ def _fits(unlocked: int) -> tuple[int, ...]:
     return tuple(CARRYING[n] if unlocked >> n & 1 else TILE_BIT[Tile(n, n)] for n in range(7))
 
 
-FITS: tuple[tuple[int, ...], ...] = tuple(_fits(unlocked) for unlocked in range(1 << 7))
-"""FITS[unlocked][n]: the mask of tiles that fit an open end showing n (hands hold double-six tiles
-only, so CARRYING's higher tiles never match)."""
+LINES = CENTRE_SIDES + SPINNER_SIDES * 6  # the most lines a layout has: the centre's sides, three per later double
+# A state keeps its open ends as bytes, one an end in the layout's order: the end's line times 7
+# plus the number it shows. Reading and replacing a byte is C work, where a tuple of pairs costs
+# Python steps on every move.
+FITS: tuple[tuple[int, ...], ...] = tuple(_fits(unlocked) * LINES for unlocked in range(1 << 7))
+"""FITS[unlocked][end]: the mask of tiles that fit the open end `end` (line·7 + the number it shows;
+hands hold double-six tiles only, so CARRYING's higher tiles never match)."""
+PLAYS_AT: dict[int, tuple[Play, ...]] = {
+    TILE_BIT[tile]: tuple(play(tile, end // 7) for end in range(LINES * 7)) for tile in DOUBLE_SIX
+}
+"""PLAYS_AT[bit][end]: the interned play of the tile `bit` on the open end `end`."""
+BYTE = tuple(bytes((value,)) for value in range(256))
+SIDES = tuple((1 << SPINNER_SIDES) - 1 << line_id for line_id in range(LINES + 1))
+"""SIDES[line]: the mask of a double's three free sides, numbered from `line`."""
+
+HAS_NEXT_SIDE = tuple(
+    line_id < CENTRE_SIDES - 1
+    if line_id < CENTRE_SIDES
+    else (line_id - CENTRE_SIDES) % SPINNER_SIDES < SPINNER_SIDES - 1
+    for line_id in range(LINES)
+)
+"""HAS_NEXT_SIDE[line]: the line is a free side of a double with another free side after it. Lines
+are numbered as they are made: the centre's four sides 0-3, then three for each later double."""
+
+Placed = tuple[Any, ...]  # () or (play, Placed): the tiles on the table, newest first
 
 OPTION_SPECS = (
     OptionSpec(
@@ -100,7 +126,9 @@ class DoublesState(NamedTuple):
     to_move: int | None
     hand_masks: tuple[int, ...]
     stock: tuple[Tile, ...]  # the boneyard, in drawing order
-    table: PlainLayout | None  # the layout, in its plain form; None until the opening double is played (DB-3)
+    placed: Placed  # the plays that made the layout, newest first; () until the opening double (DB-3)
+    ends: bytes  # the layout's open ends in its order, each its line·7 + the number it shows (see FITS)
+    empty: int  # bit n set: line n is a free side of a double that has no tile yet
     unlocked: int  # DB-6: bit n is set once the double n-n is on the table
     drawn: Tile | None  # DB-8: a tile just drawn that must now be played
     idle: int  # DB-10: consecutive turns that ended without a tile played
@@ -113,7 +141,11 @@ class DoublesState(NamedTuple):
     round_pips = property(attrgetter("info.round_pips"))
 
     hands = hands_property()
-    board = board_property()
+
+    @property
+    def board(self) -> Layout | None:
+        """The layout, replayed from the placed tiles; None until the opening double is played."""
+        return layout_of(self.placed)
 
     def history(self) -> tuple[tuple[int, Move], ...]:
         """This round's public events, oldest first."""
@@ -163,17 +195,16 @@ def highest_double(held: int) -> Tile | None:
     return None
 
 
-def legal_for(board: PlainLayout, held: int, fits: tuple[int, ...], stock_size: int) -> tuple[Move, ...]:
+def legal_for(ends: bytes, held: int, fits: tuple[int, ...], stock_size: int) -> tuple[Move, ...]:
     """The legal moves of a player holding `held` (a mask; just the drawn tile after a draw), with
-    the layout `board` (a Layout, or its plain form)."""
-    lines = board[1]
+    the open ends `ends`."""
     moves = []
-    for line_id in board[2]:  # DB-5: every open end (`ends`), every free side of every spinner
+    for end in ends:  # DB-5: every open end, every free side of every spinner
         # DB-7: a tile carrying the end's number, if unlocked; else only that number's double.
-        matching = held & fits[lines[line_id][2]]
+        matching = held & fits[end]
         while matching:
             low = matching & -matching
-            moves.append(PLAYS_BY_BIT[low][line_id])
+            moves.append(PLAYS_AT[low][end])
             matching ^= low
     if moves:
         return tuple(moves)
@@ -182,7 +213,7 @@ def legal_for(board: PlainLayout, held: int, fits: tuple[int, ...], stock_size: 
 
 
 def legal_at(
-    board: PlainLayout | None,
+    board: Layout | None,
     masks: tuple[int, ...],
     to_move: int | None,
     drawn: Tile | None,
@@ -196,7 +227,68 @@ def legal_at(
         # DB-3: the round opens with the highest double, played in the centre.
         return (play(highest_double(masks[to_move]), None),)  # type: ignore[arg-type]
     held = masks[to_move] if drawn is None else TILE_BIT[drawn]
-    return legal_for(board, held, FITS[unlocked], stock)
+    return legal_for(open_ends(board)[0], held, FITS[unlocked], stock)
+
+
+def open_ends(board: Layout) -> tuple[bytes, int]:
+    """A layout's open ends and its empty free sides, as a state keeps them."""
+    lines = board.lines
+    ends = bytes([end * 7 + lines[end].open for end in board.ends])  # type: ignore[operator]
+    return ends, sum(1 << line_id for line_id, line in enumerate(lines) if not line.tiles)
+
+
+def ends_after(ends: bytes, empty: int, unlocked: int, move: Play) -> tuple[bytes, int]:
+    """The open ends and the empty free sides once `move` is played, with the numbers `unlocked`
+    before it. The caller has checked that the move is legal."""
+    low = move.low
+    line_id = move.target
+    if line_id is None:
+        # DB-3, DB-5: the opening double in the centre, four free sides; the first is open.
+        return BYTE[low], (1 << CENTRE_SIDES) - 1
+    base = line_id * 7
+    end = base + low
+    if end in ends:  # the end showed the tile's low number: now the high one shows
+        now = BYTE[base + move.high]
+    else:
+        end = base + move.high
+        now = BYTE[base + low]
+    if low == move.high:
+        # DB-5: a double closes its line and opens three free sides, numbered next (the lines so
+        # far: the centre's sides and three for each double after it).
+        first = CENTRE_SIDES + SPINNER_SIDES * (unlocked.bit_count() - 1)
+        return ends.replace(BYTE[end], BYTE[first * 7 + low]), empty | SIDES[first]
+    if empty >> line_id & 1:
+        # A free side takes its first tile (never a double: the one double carrying the side's
+        # number is the side's own); the double's next free side, if any, opens beside it.
+        empty ^= 1 << line_id
+        if HAS_NEXT_SIDE[line_id]:
+            now += BYTE[end + 7]
+    return ends.replace(BYTE[end], now), empty
+
+
+def layout_of(placed: Placed) -> Layout | None:
+    """The layout made by the plays `placed` (newest first); None before the opening double."""
+    plays = []
+    while placed:
+        plays.append(placed[0])
+        placed = placed[1]
+    if not plays:
+        return None
+    plays.reverse()
+    # DB-3: the first play is the centre double; DB-5: later doubles keep three free sides.
+    board = plain_start(plays[0].tile, CENTRE_SIDES)
+    for move in plays[1:]:
+        board = plain_play(board, move, SPINNER_SIDES)
+    return as_layout(board)
+
+
+def placed_of(history: tuple[tuple[int, Move], ...]) -> Placed:
+    """The plays of a round's record, newest first, as a state keeps them."""
+    placed: Placed = ()
+    for _, move in history:
+        if type(move) is Play:
+            placed = (move, placed)
+    return placed
 
 
 def known_misses(view: DoublesView) -> dict[int, int]:
@@ -206,20 +298,18 @@ def known_misses(view: DoublesView) -> dict[int, int]:
     included (DB-7). A draw starts the count afresh, as in Chicken Foot (`chicken_foot.known_misses`).
     """
     forbidden: dict[int, int] = {}
-    board: PlainLayout | None = None
-    unlocked = 0
+    ends = b""
+    empty = unlocked = 0
     for seat, move in view.history:
         if type(move) is Play:
-            # DB-3: the first play is the centre double; DB-5: later doubles keep three free sides.
-            board = plain_start(move.tile, CENTRE_SIDES) if board is None else plain_play(board, move, SPINNER_SIDES)
+            ends, empty = ends_after(ends, empty, unlocked, move)
             if move.low == move.high:
                 unlocked |= 1 << move.low  # DB-6
-        elif seat != view.seat and board is not None:
+        elif seat != view.seat and ends:
             fits = FITS[unlocked]
-            lines = board[1]
             misses = 0
-            for line_id in board[2]:  # the open ends
-                misses |= fits[lines[line_id][2]]
+            for end in ends:
+                misses |= fits[end]
             forbidden[seat] = misses if type(move) is Draw else forbidden.get(seat, 0) | misses
     return forbidden
 
@@ -229,7 +319,9 @@ def round_points(pips: tuple[int, ...], went_out: int | None, blocked_tie: str) 
     total = sum(pips)
     if went_out is not None:
         # DB-11: the player who went out scores every pip left in the other hands.
-        return tuple(total if seat == went_out else 0 for seat in range(len(pips)))
+        points = [0] * len(pips)
+        points[went_out] = total
+        return tuple(points)
     # DB-12: blocked; the lowest hand scores the opponents' pips.
     low = min(pips)
     tied = [seat for seat, left in enumerate(pips) if left == low]
@@ -244,9 +336,9 @@ def round_points(pips: tuple[int, ...], went_out: int | None, blocked_tie: str) 
 
 def match_winners(scores: tuple[int, ...], target: int) -> tuple[int, ...]:
     """DB-13: after a round, the winner if any: the highest total at or above the target, alone."""
-    crossed = [total for total in scores if total >= target]
-    if not crossed:
+    if max(scores) < target:
         return ()
+    crossed = [total for total in scores if total >= target]
     best = max(crossed)
     top = tuple(seat for seat, total in enumerate(scores) if total == best)
     return top if len(top) == 1 else ()  # an exact tie on top plays another round
@@ -266,7 +358,7 @@ class Doubles(NamedPlaces, Game):
         resolved = self.resolve_options(players, options)
         zeros = (0,) * players
         info = DoublesInfo(players, seed, resolved, 0, True, False, zeros, (), (), (), None, False)
-        return DoublesState(info, None, zeros, (), None, 0, None, 0, EMPTY_LOG, ())
+        return DoublesState(info, None, zeros, (), (), b"", 0, 0, None, 0, EMPTY_LOG, ())
 
     def deal(self, state: DoublesState, rng: random.Random) -> Deal:
         """DB-2: a fresh shuffle and the hands. Chance picks no seat: the hands decide who opens
@@ -282,7 +374,7 @@ class Doubles(NamedPlaces, Game):
         return state.legal
 
     def apply(self, state: DoublesState, move: Move) -> DoublesState:
-        info, seat, hand_masks, stock, board, unlocked, _, _, log, legal = state
+        info, seat, hand_masks, stock, placed, ends, empty, unlocked, _, _, log, legal = state
         for candidate in legal:
             if candidate is move:
                 break
@@ -298,37 +390,53 @@ class Doubles(NamedPlaces, Game):
             held = masks[seat] ^ move.bit
             masks[seat] = held
             masks = tuple(masks)  # type: ignore[assignment]
-            if move.target is None:
-                # DB-3, DB-5: the opening double in the centre, four free sides; DB-6: its number
-                # is unlocked.
-                board = plain_start(move.tile, CENTRE_SIDES)
-                unlocked = 1 << move.low
+            placed = (move, placed)
+            low = move.low
+            line_id = move.target
+            if line_id is None:
+                ends, empty = ends_after(ends, empty, unlocked, move)  # DB-3: the opening double
+                unlocked = 1 << low  # DB-6
             else:
-                board = plain_play(board, move, SPINNER_SIDES)  # type: ignore[arg-type]
-                if move.low == move.high:
-                    unlocked |= 1 << move.low  # DB-6: unlocked everywhere, for everyone
+                # `ends_after`, inlined.
+                base = line_id * 7
+                end = base + low
+                if end in ends:
+                    now = BYTE[base + move.high]
+                else:
+                    end = base + move.high
+                    now = BYTE[base + low]
+                if low == move.high:
+                    first = CENTRE_SIDES + SPINNER_SIDES * (unlocked.bit_count() - 1)
+                    ends = ends.replace(BYTE[end], BYTE[first * 7 + low])
+                    empty |= SIDES[first]
+                    unlocked |= 1 << low  # DB-6: unlocked everywhere, for everyone
+                else:
+                    if empty >> line_id & 1:
+                        empty ^= 1 << line_id
+                        if HAS_NEXT_SIDE[line_id]:
+                            now += BYTE[end + 7]
+                    ends = ends.replace(BYTE[end], now)
             log = ((seat, move), log)
             if not held:
                 # DB-10: the player went out.
-                return self._end_round(state, masks, stock, board, unlocked, log, seat)  # type: ignore[arg-type]
+                return self._end_round(state, masks, stock, placed, ends, empty, unlocked, log, seat)  # type: ignore[arg-type]
             # DB-4: play passes to the left.
             seat += 1
             if seat == info[0]:  # info.players, read by index on this hot path
                 seat = 0
             held = masks[seat]
             fits = FITS[unlocked]
-            lines = board[1]
             moves = []
-            for line_id in board[2]:  # the open ends
-                matching = held & fits[lines[line_id][2]]  # DB-7, as in `legal_for`
+            for end in ends:  # the open ends
+                matching = held & fits[end]  # DB-7, as in `legal_for`
                 while matching:
                     low = matching & -matching
-                    moves.append(PLAYS_BY_BIT[low][line_id])
+                    moves.append(PLAYS_AT[low][end])
                     matching ^= low
             if not moves:
                 moves.append(DRAW if len(stock) > RESERVE else PASS)  # DB-8, DB-9
             legal = tuple(moves)
-            return _new(DoublesState, (info, seat, masks, stock, board, unlocked, None, 0, log, legal))
+            return _new(DoublesState, (info, seat, masks, stock, placed, ends, empty, unlocked, None, 0, log, legal))
         if type(move) is Draw:
             return self._apply_draw(state, seat)
         return self._end_idle_turn(state, seat, hand_masks, stock, ((seat, PASS), log))
@@ -339,7 +447,7 @@ class Doubles(NamedPlaces, Game):
         size = HAND_SIZES[players]
         if deal.first is not None or deal.search_start is not None:
             raise IllegalMove("DB-3", "chance picks no seat in Doubles: the holder of the highest double opens")
-        if len(deal.hands) != players or any(len(hand) != size for hand in deal.hands):
+        if len(deal.hands) != players or {*map(len, deal.hands)} != {size}:
             raise IllegalMove("DB-2", f"with {players} players each hand starts with {size} tiles")
         masks = deal_masks(deal.hands, deal.stock, ALL_TILES)
         if masks is None:
@@ -373,10 +481,10 @@ class Doubles(NamedPlaces, Game):
             ),
         )
         if opener is None:
-            return _new(DoublesState, (new_info, None, masks, stock, None, 0, None, 0, EMPTY_LOG, ()))
+            return _new(DoublesState, (new_info, None, masks, stock, (), b"", 0, 0, None, 0, EMPTY_LOG, ()))
         # DB-3: the holder of the highest double plays it as the round's first play, on their turn.
         legal = (play(BIT_TILE[1 << (highest.bit_length() - 1)], None),)
-        return _new(DoublesState, (new_info, opener, masks, stock, None, 0, None, 0, EMPTY_LOG, legal))
+        return _new(DoublesState, (new_info, opener, masks, stock, (), b"", 0, 0, None, 0, EMPTY_LOG, legal))
 
     def _apply_draw(self, state: DoublesState, seat: int) -> DoublesState:
         tile = state.stock[0]
@@ -384,11 +492,10 @@ class Doubles(NamedPlaces, Game):
         bit = TILE_BIT[tile]
         masks = replace_hand(state.hand_masks, seat, state.hand_masks[seat] | bit)
         log = ((seat, DRAW), state.log)
-        board: PlainLayout = state.table  # type: ignore[assignment]
-        legal = legal_for(board, bit, FITS[state.unlocked], 0)
+        legal = legal_for(state.ends, bit, FITS[state.unlocked], 0)
         if type(legal[0]) is Play:
             # DB-8: a drawn tile that can be played must be played at once.
-            return DoublesState(state.info, seat, masks, stock, board, state.unlocked, tile, state.idle, log, legal)
+            return state._replace(to_move=seat, hand_masks=masks, stock=stock, drawn=tile, log=log, legal=legal)
         return self._end_idle_turn(state, seat, masks, stock, log)
 
     def _end_idle_turn(
@@ -397,46 +504,57 @@ class Doubles(NamedPlaces, Game):
         """A turn ended without a tile played: after an unplayable draw, or a pass."""
         info = state.info
         idle = state.idle + 1
-        board: PlainLayout = state.table  # type: ignore[assignment]
         if idle >= info.players and len(stock) <= RESERVE:
             # DB-10: the boneyard is down to its reserve and nobody could play for a full round of
             # turns: the round is blocked.
-            return self._end_round(state, masks, stock, board, state.unlocked, log, None)
+            return self._end_round(
+                state, masks, stock, state.placed, state.ends, state.empty, state.unlocked, log, None
+            )
         next_seat = (seat + 1) % info.players
-        legal = legal_for(board, masks[next_seat], FITS[state.unlocked], len(stock))
-        return DoublesState(info, next_seat, masks, stock, board, state.unlocked, None, idle, log, legal)
+        legal = legal_for(state.ends, masks[next_seat], FITS[state.unlocked], len(stock))
+        return state._replace(
+            to_move=next_seat, hand_masks=masks, stock=stock, drawn=None, idle=idle, log=log, legal=legal
+        )
 
     def _end_round(
         self,
         state: DoublesState,
         masks: tuple[int, ...],
         stock: tuple[Tile, ...],
-        board: PlainLayout,
+        placed: Placed,
+        ends: bytes,
+        empty: int,
         unlocked: int,
         log: PublicLog,
         went_out: int | None,
     ) -> DoublesState:
         info = state.info
-        pips = tuple(pip_total(tiles_in(mask)) for mask in masks)
-        points = round_points(pips, went_out, info.options["blocked_tie"])  # type: ignore[arg-type]
-        scores = tuple(total + gained for total, gained in zip(info.scores, points, strict=True))
-        winners = match_winners(scores, info.options["target"])  # type: ignore[arg-type]
+        players, seed, options, round_number, _, _, scores, round_scores, round_pips, _, _, _ = info
+        pips = tuple(map(pips_in, masks))
+        points = round_points(pips, went_out, options["blocked_tie"])  # type: ignore[arg-type]
+        scores = tuple(map(add, scores, points))
+        winners = match_winners(scores, options["target"])  # type: ignore[arg-type]
         over = bool(winners)
-        new_info = DoublesInfo(
-            info.players,
-            info.seed,
-            info.options,
-            info.round,
-            not over,
-            over,
-            scores,
-            info.round_scores + (points,),
-            info.round_pips + (pips,),
-            winners,
-            went_out,
-            False,
+        new_info = _new(
+            DoublesInfo,
+            (
+                players,
+                seed,
+                options,
+                round_number,
+                not over,
+                over,
+                scores,
+                round_scores + (points,),
+                round_pips + (pips,),
+                winners,
+                went_out,
+                False,
+            ),
         )
-        return DoublesState(new_info, None, masks, stock, board, unlocked, None, state.idle, log, ())
+        return _new(
+            DoublesState, (new_info, None, masks, stock, placed, ends, empty, unlocked, None, state.idle, log, ())
+        )
 
     # -- explaining what is not allowed ------------------------------------------------------------
     def _explain(self, state: DoublesState, move: Move) -> IllegalMove:
@@ -540,7 +658,7 @@ class Doubles(NamedPlaces, Game):
             return words
         if type(move) is Draw and state.stock and state.board is not None:
             tile = state.stock[0]
-            fits = type(legal_for(state.board, TILE_BIT[tile], FITS[state.unlocked], 0)[0]) is Play
+            fits = type(legal_for(state.ends, TILE_BIT[tile], FITS[state.unlocked], 0)[0]) is Play
             return draw_words(who, tile, viewer == state.to_move, fits)
         if type(move) is Pass:
             return f"{who} passed"
@@ -553,7 +671,7 @@ class Doubles(NamedPlaces, Game):
             raise ValueError(f"there is no seat {seat!r} at a {info.players}-player table")
         hands = state.hands
         round_over = (info.chance or info.over) and info.round > 0
-        leading = state.legal[0].tile if state.table is None and state.legal else None  # type: ignore[attr-defined]
+        leading = state.legal[0].tile if not state.placed and state.legal else None  # type: ignore[attr-defined]
         return DoublesView(
             seat,
             info.players,
@@ -600,7 +718,7 @@ class Doubles(NamedPlaces, Game):
         )
         if view.round == 0:
             zeros = (0,) * view.players
-            return DoublesState(info, None, zeros, (), None, 0, None, 0, EMPTY_LOG, ())
+            return DoublesState(info, None, zeros, (), (), b"", 0, 0, None, 0, EMPTY_LOG, ())
         seen = set(view.hand)
         if view.board is not None:
             seen.update(view.board.tiles())
@@ -621,7 +739,8 @@ class Doubles(NamedPlaces, Game):
         if view.must_play_drawn and drawn is None and view.revealed is None:
             # The player to move drew a tile they can play: it must be one that fits an open end.
             fits = FITS[view.unlocked]
-            fitting = [t for t in unseen if type(legal_for(view.board, TILE_BIT[t], fits, 0)[0]) is Play]  # type: ignore[arg-type]
+            ends = open_ends(view.board)[0]  # type: ignore[arg-type]
+            fitting = [t for t in unseen if type(legal_for(ends, TILE_BIT[t], fits, 0)[0]) is Play]
             drawn = fitting[rng.randrange(len(fitting))]
             unseen.remove(drawn)
             given[view.to_move] = [drawn]  # type: ignore[index]
@@ -650,7 +769,8 @@ class Doubles(NamedPlaces, Game):
             view.to_move,
             masks,
             tuple(stock),
-            None if view.board is None else as_plain(view.board),
+            placed_of(view.history),
+            *((b"", 0) if view.board is None else open_ends(view.board)),
             view.unlocked,
             drawn,
             view.idle,

@@ -17,10 +17,11 @@ from core.games.doubles import (
     DoublesState,
     legal_at,
     match_winners,
+    open_ends,
     round_points,
 )
 from core.layout import Layout
-from core.moves import DRAW, PASS, Bid, Deal, Play
+from core.moves import DRAW, PASS, Bid, Deal, Play, play
 from core.public_log import EMPTY_LOG
 from core.tiles import DOUBLE_SIX, mask_of
 from tests.helpers import stacked_hands, tile, tiles
@@ -52,8 +53,10 @@ def position(players, hands, centre, plays, to_move, stock="", options=None, idl
     if scores is not None:
         info = info._replace(scores=tuple(scores))
     board = Layout.start(tile(centre), 4)
-    for line_id, placed in plays:
-        board = board.play(line_id, tile(placed), 3)
+    made = (play(tile(centre)), ())  # the plays, newest first
+    for line_id, placing in plays:
+        board = board.play(line_id, tile(placing), 3)
+        made = (play(tile(placing), line_id), made)
     unlocked = 0
     for placed in board.tiles():
         if placed.is_double:
@@ -61,7 +64,11 @@ def position(players, hands, centre, plays, to_move, stock="", options=None, idl
     masks = tuple(mask_of(tiles(hands.get(seat, ""))) for seat in range(players))
     stock_tiles = tuple(tiles(stock))
     legal = legal_at(board, masks, to_move, None, unlocked, len(stock_tiles))
-    return DoublesState(info, to_move, masks, stock_tiles, board, unlocked, None, idle, EMPTY_LOG, legal)
+    state = DoublesState(
+        info, to_move, masks, stock_tiles, made, *open_ends(board), unlocked, None, idle, EMPTY_LOG, legal
+    )
+    assert state.board == board
+    return state
 
 
 def source_example(hands, to_move=0, stock="0-0 0-1 0-2 0-3"):

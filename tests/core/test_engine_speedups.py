@@ -8,11 +8,12 @@ import random
 import pytest
 
 from core import GAME_NAMES, get_game
+from core.games.doubles import ends_after, legal_at, open_ends
 from core.hands import deal_masks
 from core.layout import Layout, as_layout, as_plain, plain_play, plain_start
 from core.moves import DRAW, Play, play
 from core.shuffle import shuffle
-from core.tiles import DOUBLE_NINE, DOUBLE_SIX, TILE_BIT, Tile, mask_of
+from core.tiles import DOUBLE_NINE, DOUBLE_SIX, TILE_BIT, Tile, mask_of, pip_total, pips_in
 
 
 @pytest.mark.parametrize("length", [0, 1, 2, 3, 22, 28, 54, 55, 64, 65, 100])
@@ -98,9 +99,8 @@ def test_the_plain_layout_is_the_layout_in_plain_tuples(branches):
             assert named == layout.play(move.target, move.tile, 3)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("name", ["chicken-foot", "doubles"])
-def test_a_draw_games_board_is_read_from_its_plain_layout(name):
-    game = get_game(name)
+def test_chicken_foots_board_is_read_from_its_plain_layout():
+    game = get_game("chicken-foot")
     rng = random.Random(4)
     state = game.new_game(4, {}, 4)
     state = game.apply(state, game.deal(state, rng))
@@ -114,6 +114,39 @@ def test_a_draw_games_board_is_read_from_its_plain_layout(name):
         legal = game.legal_moves(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert seen > 10
+
+
+def test_doubles_keeps_the_open_ends_of_the_layout_its_placed_tiles_make():
+    """A Doubles state keeps the plays placed and the open ends with what each shows; after every
+    move they agree with the layout built play by play, and so do the legal moves."""
+    game = get_game("doubles")
+    seen = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.new_game(4, {}, seed)
+        state = game.apply(state, game.deal(state, rng))
+        built = None
+        while not state.chance:
+            if built is None:
+                assert state.board is None and state.placed == () and state.ends == b"" and not state.empty
+            else:
+                assert type(state.board) is Layout and state.board == built
+                assert open_ends(built) == (state.ends, state.empty)
+                assert game.view(state, 0).board == built
+                assert (
+                    legal_at(built, state.hand_masks, state.to_move, state.drawn, state.unlocked, len(state.stock))
+                    == state.legal
+                )
+                seen += 1
+            legal = game.legal_moves(state)
+            move = legal[rng.randrange(len(legal))]
+            after = game.apply(state, move)
+            if type(move) is Play:
+                built = Layout.start(move.tile, 4) if built is None else built.play(move.target, move.tile, 3)  # type: ignore[arg-type]
+                if not after.chance:  # apply works the ends out itself: `ends_after` (which the inference uses) agrees
+                    assert ends_after(state.ends, state.empty, state.unlocked, move) == (after.ends, after.empty)
+            state = after
+    assert seen > 100
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -138,13 +171,19 @@ def test_states_stay_immutable_and_equal_states_hash_alike(name):
     for move, expected in zip(events, states, strict=True):
         replay = game.apply(replay, move)
         assert replay == expected and hash(replay) == hash(expected)
-    if name != "moon":
-        world = game.determinize(game.view(state, 0), random.Random(2))
+    world = game.determinize(game.view(state, 0), random.Random(2))
+    if name == "chicken-foot":
         assert world.table is None or type(world.table) is tuple
+    if name == "doubles":
+        assert world.board == state.board and (world.placed, world.ends, world.empty) == (
+            state.placed,
+            state.ends,
+            state.empty,
+        )
 
 
 def test_a_determinized_world_plays_on_like_the_real_state():
-    """Worlds take the view's Layout into the plain form: play goes on in them as in the state."""
+    """Worlds take the view's layout into the form the state keeps: play goes on in them as in the state."""
     game = get_game("doubles")
     rng = random.Random(11)
     state = game.new_game(2, {}, 11)
@@ -157,3 +196,11 @@ def test_a_determinized_world_plays_on_like_the_real_state():
     for move in world.legal:
         if move is not DRAW:
             assert game.apply(world, move).board == game.apply(state, move).board
+
+
+def test_pips_in_counts_a_masks_pips_as_its_tiles_do():
+    rng = random.Random(5)
+    for _ in range(300):
+        tiles = rng.sample(DOUBLE_NINE, rng.randrange(12))
+        assert pips_in(mask_of(tiles)) == pip_total(tiles)
+    assert pips_in(0) == 0
