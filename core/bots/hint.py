@@ -23,7 +23,7 @@ from core.bots.medium import MediumBot
 from core.moves import Bid, Discard, Draw, Move, Pass, Play, Trump
 from core.places import place_of
 from core.tiles import Tile
-from core.words import article, count_word
+from core.words import article, count_word, plural
 
 HINT_WORLDS = 16  # sampled deals per hint: enough to rank the moves; 0.1 s typical, 1 s at worst (measured)
 HINT_BUDGET = 3.0  # seconds; reached only on a machine far slower than the one this was tuned on
@@ -107,7 +107,7 @@ def _rule_of_thumb(view: Any, legal: tuple[Move, ...], move: Play) -> str | None
     if tile.is_double:
         reason = "a double is hard to place late and costly to hold, so play it while you can"
     else:
-        reason = f"it sheds {tile.pips} pips, the heaviest you can safely play"
+        reason = f"it sheds {plural(tile.pips, 'pip')}, the heaviest you can safely play"
     return f"{reason}; you keep {kept} to match later"
 
 
@@ -131,7 +131,7 @@ def _play_features(view: Any, legal: tuple[Move, ...], move: Play) -> str:
         return f"keeps your {n}s: you hold {count_word(held[n])} of them"
     if tile.is_double:
         return "a double is hard to place late, so play it while it fits"
-    return f"it sheds {tile.pips} pips"
+    return f"it sheds {plural(tile.pips, 'pip')}"
 
 
 def _evidence(view: Any, legal: tuple[Move, ...], means: list[float], worlds: int, chosen: int) -> str:

@@ -9,6 +9,7 @@ from core.bots.easy.doubles import choose
 from core.moves import Draw, Move, Play
 from core.places import place_of
 from core.tiles import Tile
+from core.words import plural
 
 
 def explain(view: Any, legal: tuple[Move, ...]) -> tuple[Move, str]:
@@ -40,10 +41,10 @@ def explain(view: Any, legal: tuple[Move, ...]) -> tuple[Move, str]:
     if view.unlocked >> far & 1:
         follow = any(far in t for t in rest)
         tail = f" and leaves an unlocked {far} you can play on again" if follow else ""
-        return move, f"Play the {tile} {where}: it sheds {tile.pips} pips{tail}."
+        return move, f"Play the {tile} {where}: it sheds {plural(tile.pips, 'pip')}{tail}."
     if any(t.is_double and far in t for t in rest):
         return move, (
             f"Play the {tile} {where}: it leaves a locked {far} showing, and you hold the {far}-{far}"
             " that alone can open it (DB-7)."
         )
-    return move, f"Play the {tile} {where}: it sheds {tile.pips} pips, the most you can play here."
+    return move, f"Play the {tile} {where}: it sheds {plural(tile.pips, 'pip')}, the most you can play here."
