@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from core.words import plural
 from net.file_lock import exclusive
@@ -26,6 +27,7 @@ from net.limits import ServerLimits
 from net.paths import SERVED_VARIABLE, SERVER_HOME_VARIABLE
 from net.tables import process_alive
 from saves.json_file import load_json_file, private_directory, write_json_file
+from saves.os_errors import os_error_text
 from saves.store import HOME_VARIABLE
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -147,3 +149,32 @@ class SessionCaps:
                 continue
             players.append(player)
         return players
+
+
+class DoorSessions:
+    """The sessions one door (SSH, the web) has in play, each counted under the server's caps from
+    `take` to `release`."""
+
+    def __init__(self, caps: SessionCaps, door: str) -> None:
+        self.caps = caps
+        self.door = door
+        self.active: set[Any] = set()  # the sessions with a child running (or starting)
+        self._tickets: dict[Any, Ticket] = {}
+
+    def take(self, session: Any) -> str | None:
+        """Count one more session of `session.player`; the reason in one line if there is no room."""
+        try:
+            ticket = self.caps.admit(session.player, self.door)
+        except SessionRefused as refused:
+            return str(refused)
+        except OSError as error:
+            return f"the server cannot count its sessions ({os_error_text(error)})"
+        self._tickets[session] = ticket
+        self.active.add(session)
+        return None
+
+    def release(self, session: Any) -> None:
+        self.active.discard(session)
+        ticket = self._tickets.pop(session, None)
+        if ticket is not None:
+            ticket.close()

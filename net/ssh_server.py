@@ -21,11 +21,10 @@ import asyncssh
 
 from net.limits import ServerLimits
 from net.paths import data_dir
-from net.player_sessions import SessionCaps, SessionRefused, Ticket, child_environment, lobby_session
+from net.player_sessions import DoorSessions, SessionCaps, child_environment, lobby_session
 from net.pty_session import TerminalSession
 from net.ssh_keys import load_authorized_keys, load_or_create_host_key
 from saves.json_file import private_directory
-from saves.os_errors import os_error_text
 
 DEFAULT_MAX_SESSIONS = ServerLimits.max_sessions
 LOGIN_TIMEOUT = 30.0  # seconds a connection may take to authenticate
@@ -123,8 +122,8 @@ class SSHFrontDoor:
         self.caps = SessionCaps(self.data, limits)
         self.no_session_close = NO_SESSION_CLOSE
         self.environment = child_environment(os.environ if environment is None else environment)
-        self.active: set[TerminalSession] = set()  # the sessions with a child running (or starting)
-        self._tickets: dict[TerminalSession, Ticket] = {}
+        self.sessions = DoorSessions(self.caps, "ssh")
+        self.active: set[TerminalSession] = self.sessions.active
         self.port = 0
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -144,22 +143,12 @@ class SSHFrontDoor:
         return lobby_session(player, self.data, self.limits, command, base=self.environment)
 
     def take_session(self, session: TerminalSession) -> str | None:
-        """Count one more session of its player; the reason in one line if there is no room."""
-        try:
-            ticket = self.caps.admit(session.player, "ssh")
-        except SessionRefused as refused:
-            return str(refused)
-        except OSError as error:
-            return f"the server cannot count its sessions ({os_error_text(error)})"
-        self._tickets[session] = ticket
-        self.active.add(session)
-        return None
+        """Count one more session of its player, under the caps every door shares; the reason in one
+        line if there is no room."""
+        return self.sessions.take(session)
 
     def release_session(self, session: TerminalSession) -> None:
-        self.active.discard(session)
-        ticket = self._tickets.pop(session, None)
-        if ticket is not None:
-            ticket.close()
+        self.sessions.release(session)
 
     def track(self, task: asyncio.Task[Any]) -> None:
         self._tasks.add(task)

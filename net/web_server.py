@@ -29,10 +29,9 @@ import textual_serve
 from aiohttp import web
 
 from net.limits import ServerLimits
-from net.player_sessions import SessionCaps, SessionRefused, Ticket, lobby_session
+from net.player_sessions import DoorSessions, SessionCaps, lobby_session
 from net.web_auth import Gatekeeper, Session
 from net.web_session import BrowserSession, size_from_query
-from saves.os_errors import os_error_text
 
 COOKIE = "dominoes_session"
 COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -86,8 +85,8 @@ class WebFrontDoor:
         self.limits = limits or ServerLimits()
         self.caps = SessionCaps(data, self.limits)
         self.environment = {**(os.environ if environment is None else environment), **SESSION_ENVIRONMENT}
-        self.active: set[BrowserSession] = set()
-        self._tickets: dict[BrowserSession, Ticket] = {}
+        self.sessions = DoorSessions(self.caps, "web")
+        self.active: set[BrowserSession] = self.sessions.active
         self.port = 0
         self.base_url = ""
         self._runner: web.AppRunner | None = None
@@ -107,21 +106,10 @@ class WebFrontDoor:
     def take_session(self, session: BrowserSession) -> str | None:
         """Count one more session of its player, under the caps every door shares; the reason in one
         line if there is no room."""
-        try:
-            ticket = self.caps.admit(session.player, "web")
-        except SessionRefused as refused:
-            return str(refused)
-        except OSError as error:
-            return f"the server cannot count its sessions ({os_error_text(error)})"
-        self._tickets[session] = ticket
-        self.active.add(session)
-        return None
+        return self.sessions.take(session)
 
     def release_session(self, session: BrowserSession) -> None:
-        self.active.discard(session)
-        ticket = self._tickets.pop(session, None)
-        if ticket is not None:
-            ticket.close()
+        self.sessions.release(session)
 
     # -- the web application ---------------------------------------------------------------------
     def application(self) -> web.Application:

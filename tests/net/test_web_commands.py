@@ -13,18 +13,10 @@ import pytest
 from cli.main import main
 from net.tables import TableSeat, create_table, list_tables, process_alive
 from net.web_auth import InviteBook
-from tests.net.ssh_client import TIMEOUT, remove, short_home
+from tests.net.ssh_client import TIMEOUT
 from tests.processes import environment
 
 LINK = re.compile(r"(https?://[^/\s]+(?:/[^\s]*)?)/join/([A-Za-z0-9_-]{43})")
-
-
-@pytest.fixture
-def home(monkeypatch):
-    directory = short_home()
-    monkeypatch.setenv("DOMINOES_HOME", str(directory))
-    yield directory
-    remove(directory)
 
 
 def test_web_invite_prints_one_line_a_link_with_256_random_bits(home, capsys):

@@ -16,17 +16,9 @@ from yarl import URL
 from net.limits import ServerLimits
 from net.web_auth import InviteBook
 from net.web_server import COOKIE
-from tests.net.ssh_client import TIMEOUT, remove, short_home
+from tests.net.ssh_client import TIMEOUT
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import browser, invite, open_screen, running_web_door, signed_in
-
-
-@pytest.fixture
-def home(monkeypatch):
-    directory = short_home()
-    monkeypatch.setenv("DOMINOES_HOME", str(directory))
-    yield directory
-    remove(directory)
 
 
 def run(coroutine: object) -> None:
