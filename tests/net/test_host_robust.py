@@ -129,9 +129,13 @@ def test_a_lobby_table_that_ends_leaves_no_files(home, monkeypatch):
     table = create_table("moon", seats, {}, "Ann", environment=environment(home))
     directory = table.socket.parent
     files = sorted(f"{table.table_id}{suffix}" for suffix in (".json", ".log", ".seats", ".sock"))
-    wait_until(lambda: table_files(directory) == files, "the host to write its seat status")
-    os.kill(table.pid, signal.SIGTERM)  # as an idle table closing: the host ends on its own
-    wait_until(lambda: not process_alive(table.pid), "the table's host to end")
+    try:
+        wait_until(lambda: table_files(directory) == files, "the host to write its seat status")
+        os.kill(table.pid, signal.SIGTERM)  # as an idle table closing: the host ends on its own
+        wait_until(lambda: not process_alive(table.pid), "the table's host to end")
+    finally:
+        if process_alive(table.pid, table.socket):  # a failed test leaves no table behind
+            os.kill(table.pid, signal.SIGKILL)
     assert table_files(directory) == []  # removed by the host itself, before any lobby looks
     (match_id,) = SaveStore(home / "saves").ids()
     Autosave.open(SaveStore(home / "saves"), match_id).close()  # saved, and free to resume
