@@ -2,8 +2,9 @@
 
 Each deal seed is played once per rotation of the line-up, so every bot sits in every seat with
 the same tiles and luck cancels out. A single game is a pure function of its job (game, options,
-line-up, seed, rotation, budget), so games can run in any order, in any number of processes, and
-the report is the same.
+line-up, seed, rotation, each level's budget and worlds), so games can run in any order, in any
+number of processes, and the report is the same. (A time budget makes a searching bot's decisions
+depend on the machine's speed; a number of worlds with a generous budget makes them the same on any machine.)
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,8 @@ class Job:
     lineup: tuple[str, ...]  # a bot level per seat before rotation
     seed: int
     rotation: int
-    budget: float | None
+    budgets: tuple[tuple[str, float], ...] = ()  # seconds per decision, by level (else the level's own)
+    worlds: tuple[tuple[str, int], ...] = ()  # most worlds per decision, by level (else the level's own)
 
     def levels(self) -> tuple[str, ...]:
         """The level in each seat: the line-up shifted by the rotation."""
@@ -75,13 +77,18 @@ def jobs(
     levels: Sequence[str],
     matches: int,
     seed: int,
-    budget: float | None,
+    budgets: Mapping[str, float] | None = None,
+    worlds: Mapping[str, int] | None = None,
 ) -> list[Job]:
     """`matches` duplicate sets: each deal seed played in every rotation of the line-up."""
     seats = lineup(levels, players)
     frozen = tuple(sorted(options.items()))
+    for level, count in (worlds or {}).items():
+        get_bot(level, count)  # ValueError for a level that does not search or a count below 1
+    budget_pairs = tuple(sorted((budgets or {}).items()))
+    world_pairs = tuple(sorted((worlds or {}).items()))
     return [
-        Job(game, players, frozen, seats, match_seed(seed, index), rotation, budget)
+        Job(game, players, frozen, seats, match_seed(seed, index), rotation, budget_pairs, world_pairs)
         for index in range(matches)
         for rotation in range(players)
     ]
@@ -97,7 +104,8 @@ def play(job: Job) -> GameRecord:
     seats = [Seat(f"{level} {i + 1}", "bot", level) for i, level in enumerate(levels)]
     match = Match(job.game, job.players, dict(job.options), seats, job.seed)
     game = match.game
-    bots = [get_bot(level) for level in levels]
+    worlds, budgets = dict(job.worlds), dict(job.budgets)
+    bots = [get_bot(level, worlds.get(level)) for level in levels]
     rngs = [seat_rng(job.seed, seat) for seat in range(job.players)]
     timings: list[tuple[str, float]] = []
     state = match.state
@@ -108,7 +116,7 @@ def play(job: Job) -> GameRecord:
         seat = state.to_move
         legal = game.legal_moves(state)
         started = time.perf_counter()
-        move = bots[seat].choose(game.view(state, seat), legal, rngs[seat], job.budget)
+        move = bots[seat].choose(game.view(state, seat), legal, rngs[seat], budgets.get(levels[seat]))
         if len(legal) > 1:
             timings.append((levels[seat], time.perf_counter() - started))
         state = match.apply(move)

@@ -34,13 +34,24 @@ class Bot(Protocol):
         ...
 
 
-def get_bot(level: str) -> Bot:
-    """A bot of `level` (one of BOT_LEVELS); ValueError for any other name."""
+SEARCHING_LEVELS: tuple[str, ...] = ("medium", "hard")
+
+
+def get_bot(level: str, worlds: int | None = None) -> Bot:
+    """A bot of `level` (one of BOT_LEVELS); ValueError for any other name. `worlds` caps how many
+    imagined deals a searching level weighs a decision (with a generous budget, a fixed amount of
+    work: the same decisions on any machine, however busy)."""
     where = _CLASSES.get(level) if isinstance(level, str) else None
     if where is None:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(BOT_LEVELS)})")
     module, name = where
-    return getattr(import_module(module), name)()
+    if worlds is None:
+        return getattr(import_module(module), name)()
+    if level not in SEARCHING_LEVELS:
+        raise ValueError(f"{level} does not search, so it takes no number of worlds")
+    if worlds < 1:
+        raise ValueError(f"a number of worlds must be at least 1, not {worlds}")
+    return getattr(import_module(module), name)(max_worlds=worlds)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "get_bot"]
+__all__ = ["BOT_LEVELS", "SEARCHING_LEVELS", "Bot", "get_bot"]

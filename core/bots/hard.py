@@ -29,6 +29,7 @@ from core.registry import get_game
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
 MAX_WORLDS = 4_000
+MOON_WORLDS = 400
 EXPLORATION = 0.7
 MIN_WORLDS = 6  # worlds every root move is tried in before any is dropped
 PRUNE_SIGMAS = 2.5  # how sure, in standard errors, that a move is worse before it is dropped
@@ -50,16 +51,18 @@ class HardBot:
     level = "hard"
     default_budget = DEFAULT_BUDGET
 
-    def __init__(self, max_worlds: int = MAX_WORLDS) -> None:
-        self.max_worlds = max_worlds
+    def __init__(self, max_worlds: int | None = None) -> None:
+        self.max_worlds = MAX_WORLDS if max_worlds is None else max_worlds
+        # A Moon world costs more (its endgame is solved exactly), so by default it weighs fewer.
+        self.moon_worlds = MOON_WORLDS if max_worlds is None else max_worlds
 
     def choose(self, view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float | None = None) -> Move:
         if len(legal) == 1:
             return legal[0]
         if view.game == "moon":
             # Moon's hands are short and its tricks solvable: simulate, then search exactly.
-            worlds = max(1, self.max_worlds // 10)
-            return moon_search.choose(view, legal, rng, self.default_budget if budget is None else budget, worlds)
+            budget = self.default_budget if budget is None else budget
+            return moon_search.choose(view, legal, rng, budget, self.moon_worlds)
         root = self.search(view, legal, rng, budget)
         contenders = [move for move in legal if move in root.children]
         return max(contenders, key=lambda move: root.children[move].total / max(1, root.children[move].visits))

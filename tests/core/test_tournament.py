@@ -10,7 +10,7 @@ from core.tournament import jobs, play, tally
 
 
 def test_every_deal_is_played_in_every_rotation():
-    work = jobs("chicken-foot", 3, {"rounds": 1}, ["medium", "easy"], 2, 5, 0.01)
+    work = jobs("chicken-foot", 3, {"rounds": 1}, ["medium", "easy"], 2, 5, {"medium": 0.01})
     assert len(work) == 6
     for seed in {job.seed for job in work}:
         rotations = [job.levels() for job in work if job.seed == seed]
@@ -20,14 +20,14 @@ def test_every_deal_is_played_in_every_rotation():
 
 
 def test_a_game_is_a_pure_function_of_its_job():
-    job = jobs("chicken-foot", 3, {"rounds": 1}, ["easy", "random"], 1, 9, None)[1]
+    job = jobs("chicken-foot", 3, {"rounds": 1}, ["easy", "random"], 1, 9)[1]
     first, second = play(job), play(job)
     assert replace(first, decision_seconds=()) == replace(second, decision_seconds=())
     assert {level for level, _ in first.decision_seconds} <= {"easy", "random"}
 
 
 def test_tally_counts_shared_wins_as_fractions_and_intervals_bracket_the_mean():
-    records = [play(job) for job in jobs("chicken-foot", 2, {"rounds": 1}, ["easy", "random"], 3, 4, None)]
+    records = [play(job) for job in jobs("chicken-foot", 2, {"rounds": 1}, ["easy", "random"], 3, 4)]
     report = {entry.level: entry.report() for entry in tally(records).values()}
     assert abs(sum(bot["win_rate"] * bot["seat_games"] for bot in report.values()) - len(records)) < 1e-9
     for bot in report.values():
@@ -72,3 +72,46 @@ def test_tournament_bad_arguments(capsys):
     assert "unknown bot level" in capsys.readouterr().err
     assert main(["tournament", "--game", "chicken-foot", "--bots", "easy", "--jobs", "0"]) == 2
     assert main(["tournament", "--game", "chicken-foot", "--bots", "easy", "--budget", "-1"]) == 2
+
+
+def test_budgets_and_worlds_are_per_level_and_a_bare_number_sets_every_level(capsys):
+    args = ["tournament", "--game", "doubles", "--players", "2", "--bots", "hard,medium", "--matches", "1", "--json"]
+    extra = ["--budget", "5", "--budget", "medium=4", "--worlds", "3", "--worlds", "hard=5"]
+    assert main([*args, *extra]) == 0
+    report = {bot["bot"]: bot for bot in json.loads(capsys.readouterr().out)["bots"]}
+    assert (report["hard"]["budget_s"], report["hard"]["worlds"]) == (5.0, 5)
+    assert (report["medium"]["budget_s"], report["medium"]["worlds"]) == (4.0, 3)
+    # A fixed number of worlds under a generous budget: the same games on any machine.
+    assert main([*args, *extra]) == 0
+    again = {bot["bot"]: bot for bot in json.loads(capsys.readouterr().out)["bots"]}
+    for level in report:
+        assert again[level]["mean_score"] == report[level]["mean_score"]
+
+
+def test_the_report_shows_each_levels_budget_and_decision_times_within_80_columns(capsys):
+    args = ["tournament", "--game", "moon", "--bots", "hard,medium,easy", "--matches", "1"]
+    assert main([*args, "--budget", "hard=0.02", "--budget", "medium=0.01", "--option", "target=7"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    header = next(i for i, line in enumerate(lines) if line.startswith("decisions"))
+    timing = {line.split()[0]: line.split() for line in lines[header + 1 : header + 4]}
+    assert timing["hard"][1:3] == ["0.02", "s"]
+    assert timing["medium"][1:3] == ["0.01", "s"]
+    assert timing["easy"][1] == "-"
+
+
+def test_budget_and_worlds_arguments_are_refused_in_one_line(capsys):
+    base = ["tournament", "--game", "doubles", "--players", "2", "--bots", "hard,easy", "--matches", "1"]
+    for extra, words in [
+        (["--budget", "medium=0.1"], "medium is not one of the levels playing (hard, easy)"),
+        (["--budget", "hard=-1"], "--budget takes [LEVEL=]SECONDS"),
+        (["--budget", "nan"], "--budget takes [LEVEL=]SECONDS"),
+        (["--worlds", "easy=3"], "easy is not one of the searching levels playing (hard)"),
+        (["--worlds", "0"], "--worlds takes [LEVEL=]N"),
+    ]:
+        assert main([*base, *extra]) == 2
+        err = capsys.readouterr().err
+        assert words in err and len(err.strip().splitlines()) == 1
+    assert main([*base[:6], "easy,random", "--worlds", "3"]) == 2
+    assert "none is playing" in capsys.readouterr().err
