@@ -7,7 +7,7 @@ seat derived from it (bot decisions), so a seed replays the same match.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,3 +156,20 @@ def new_summary(game: str, players: int, options: Mapping[str, Any], levels: Seq
 def match_seed(seed: int, index: int) -> int:
     """The seed of the index-th match of a simulation run."""
     return random.Random(f"{seed}:match:{index}").randrange(2**63)
+
+
+def easy_play_decisions(game: str, players: int, seed: int = 1) -> Iterator[tuple[Any, tuple[Any, ...]]]:
+    """Decisions of easy-bot play: the view and legal moves of every decision with a choice, first
+    rounds of matches seeded `seed`, `seed + 1`, ... (endless). Whatever a caller does with a
+    position, the easy move is played on, so every caller sees the same positions."""
+    easy = get_bot("easy")
+    while True:
+        match = Match(game, players, {}, None, seed)
+        rng = random.Random(seed)
+        match.deal()
+        while not match.state.over and not match.state.chance:
+            view, legal = match.view(match.state.to_move), match.legal_moves()
+            if len(legal) > 1:
+                yield view, legal
+            match.apply(easy.choose(view, legal, rng))
+        seed += 1
