@@ -14,15 +14,25 @@ import math
 import random
 from typing import Any
 
+from core.bots import moon_policy
 from core.bots.clock import Clock
 from core.bots.evaluation import round_value
-from core.bots.rollout import POLICIES, play_out_round
 from core.games.moon import GAME as MOON
 from core.games.moon import PLAYING, TRICKS
 from core.moves import Move
 
 SOLVE_TRICKS = 3  # solve exactly once this many tricks are left to play
-PARTNER_POLICY = POLICIES["moon"]
+PARTNER_POLICY = moon_policy.choose  # the easy rules, as the rollouts have the others play
+
+
+def play_out(state: Any, rng: random.Random) -> Any:
+    """The hand played to its end by the easy rules (`moon_policy`: the same moves the medium bot's
+    playouts make, at a fraction of the cost)."""
+    apply, policy = MOON.apply, moon_policy.choose
+    while not (state.chance or state.over):
+        legal = state.legal
+        state = apply(state, legal[0] if len(legal) == 1 else policy(state, legal, rng))
+    return state
 
 
 def solve(state: Any, seat: int, bidder: int, alpha: float, beta: float, rng: random.Random) -> float:
@@ -74,7 +84,7 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
             if exact:
                 values.append(solve(after, view.seat, view.bidder, -math.inf, math.inf, rng))
             else:
-                values.append(round_value("moon", play_out_round(MOON, after, rng), view.seat))
+                values.append(round_value("moon", play_out(after, rng), view.seat))
             if worlds and clock.expired():
                 break  # out of time: a world not judged for every move is left out
         if len(values) < len(legal):
