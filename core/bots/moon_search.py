@@ -17,10 +17,13 @@ from typing import Any
 from core.bots import moon_policy
 from core.bots.clock import Clock
 from core.bots.evaluation import round_value
+from core.bots.moon_inference import Evidence
 from core.games.moon import GAME as MOON
 from core.games.moon import PLAYING, TRICKS
 from core.moves import Move
 
+INFER = True
+DRAWS = 20  # worlds drawn at most for one accepted (a draw costs far less than judging a world)
 SOLVE_TRICKS = 3  # solve exactly once this many tricks are left to play
 PARTNER_POLICY = moon_policy.choose  # the easy rules, as the rollouts have the others play
 
@@ -65,6 +68,20 @@ def solve(state: Any, seat: int, bidder: int, alpha: float, beta: float, rng: ra
     return worst
 
 
+def fitting_world(view: Any, evidence: Evidence, world: Any, rng: random.Random) -> Any:
+    """A world drawn in proportion to how well its hands fit the others' bids and trump: each draw is
+    accepted with its likelihood; after `DRAWS` refusals the best fitting of them is taken."""
+    best, best_weight = world, -1.0
+    for _ in range(DRAWS):
+        weight = evidence.weight(world.hand_masks)
+        if rng.random() < weight:
+            return world
+        if weight > best_weight:
+            best, best_weight = world, weight
+        world = MOON.determinize(view, rng)
+    return best
+
+
 def tricks_left(view: Any) -> int:
     return TRICKS - len(view.tricks)
 
@@ -76,8 +93,11 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
     clock = Clock(budget)
     totals = [0.0] * len(legal)
     worlds = 0
+    evidence = Evidence(view) if INFER else None
     while worlds < max_worlds:
         world = MOON.determinize(view, rng)
+        if evidence is not None:
+            world = fitting_world(view, evidence, world, rng)
         values = []
         for move in legal:
             after = MOON.apply(world, move)
