@@ -24,6 +24,7 @@ from core.moves import Move
 
 INFER = True
 DRAWS = 20  # worlds drawn at most for one accepted (a draw costs far less than judging a world)
+GAME_WON = 30.0  # points a game won (or lost) is worth beyond the hand's
 SOLVE_TRICKS = 3  # solve exactly once this many tricks are left to play
 PARTNER_POLICY = moon_policy.choose  # the easy rules, as the rollouts have the others play
 
@@ -38,13 +39,24 @@ def play_out(state: Any, rng: random.Random) -> Any:
     return state
 
 
+def hand_value(state: Any, seat: int) -> float:
+    """The hand's points for `seat` against the others' mean (as the medium bot counts them), and a
+    game won or lost on it: the game goes to whoever is first alone on top past the target (MN-20),
+    or at once to a 21 bid made (MN-19), so a hand that ends the game is worth far more than its
+    points: worth bidding to stop a player about to win, or to go out oneself."""
+    value = round_value("moon", state, seat)
+    if state.over:
+        value += GAME_WON if seat in state.info.winners else -GAME_WON
+    return value
+
+
 def solve(state: Any, seat: int, bidder: int, alpha: float, beta: float, rng: random.Random) -> float:
     """The round value `seat` can be sure of from `state` to the end of the hand, by alpha-beta: it
     plays its best, and whoever plays against it its worst for it: both others when it is the
     bidder (the defenders are a team), the bidder when it defends. Its fellow defender is no enemy
     (it wants the bid to fail too), so it plays as the rollouts have the others play."""
     if state.chance or state.over:
-        return round_value("moon", state, seat)
+        return hand_value(state, seat)
     apply = MOON.apply
     to_move = state.to_move
     if to_move == seat:
@@ -104,7 +116,7 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
             if exact:
                 values.append(solve(after, view.seat, view.bidder, -math.inf, math.inf, rng))
             else:
-                values.append(round_value("moon", play_out(after, rng), view.seat))
+                values.append(hand_value(play_out(after, rng), view.seat))
             if worlds and clock.expired():
                 break  # out of time: a world not judged for every move is left out
         if len(values) < len(legal):
