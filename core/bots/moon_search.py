@@ -24,7 +24,7 @@ from core.moves import Move
 
 INFER = True
 DRAWS = 20  # worlds drawn at most for one accepted (a draw costs far less than judging a world)
-GAME_WON = 30.0  # points a game won (or lost) is worth beyond the hand's
+GAME_WON = 60.0  # points a game won (or lost) is worth beyond the hand's
 SOLVE_TRICKS = 3  # solve exactly once this many tricks are left to play
 PARTNER_POLICY = moon_policy.choose  # the easy rules, as the rollouts have the others play
 
