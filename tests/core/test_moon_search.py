@@ -7,6 +7,7 @@ import math
 import random
 
 from core.bots import moon_search
+from core.bots.evaluation import round_value
 from core.bots.rollout import POLICIES
 from core.games.moon import GAME as MOON
 from core.games.moon import PLAYING, TRICKS
@@ -22,7 +23,7 @@ class EvenRandom(random.Random):
 
 def full_search(state, seat: int, bidder: int) -> float:
     if state.chance or state.over:
-        return moon_search.hand_value(state, seat)
+        return round_value("moon", state, seat)
     values = [full_search(MOON.apply(state, move), seat, bidder) for move in state.legal]
     if state.to_move == seat:
         return max(values)
