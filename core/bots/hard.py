@@ -53,14 +53,14 @@ class HardBot:
 
     def __init__(self, max_worlds: int | None = None) -> None:
         self.max_worlds = MAX_WORLDS if max_worlds is None else max_worlds
-        # A Moon world costs more (its endgame is solved exactly), so by default it weighs fewer.
+        # Moon keeps a cap of its own: a world there judges every move to the end of the hand.
         self.moon_worlds = MOON_WORLDS if max_worlds is None else max_worlds
 
     def choose(self, view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float | None = None) -> Move:
         if len(legal) == 1:
             return legal[0]
         if view.game == "moon":
-            # Moon's hands are short and its tricks solvable: simulate, then search exactly.
+            # Moon: flat simulation in worlds that fit the bidding, judged by the game (see there).
             budget = self.default_budget if budget is None else budget
             return moon_search.choose(view, legal, rng, budget, self.moon_worlds)
         root = self.search(view, legal, rng, budget)
