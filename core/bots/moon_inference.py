@@ -14,10 +14,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from core.bots.easy.moon import LIKELY, WIDOW_HOPE
+from core.bots.easy.moon import LIKELY, WIDOW_HOPE, allowed_trumps
 from core.bots.moon_policy import FACTS, best_trump, count_tricks
 from core.games.moon import BID_AMOUNTS, MOON, PLAYERS
-from core.games.moon_suits import DOUBLES, TRUMP_CHOICES
 from core.tiles import TILE_BIT
 
 SHARPNESS = 1.0  # likelihood lost per estimated trick a world's hand is off what its player said
@@ -29,7 +28,7 @@ class Evidence:
     __slots__ = ("bidder", "bids", "choices", "played", "trump")
 
     def __init__(self, view: Any) -> None:
-        self.choices = tuple(c for c in TRUMP_CHOICES if c != DOUBLES or view.options["doubles_trump"])
+        self.choices = allowed_trumps(view)
         self.played = [0] * PLAYERS
         tricks = [(trick.leader, trick.tiles) for trick in view.tricks]
         if view.trick:

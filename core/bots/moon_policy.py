@@ -17,7 +17,7 @@ from core.bots.easy.moon import LIKELY, WIDOW_HOPE, value
 from core.games.moon import MOON, MOON_MASK
 from core.games.moon_suits import DOUBLES, MEMBERS, MOON_SET, TABLES, TRUMP, TRUMP_CHOICES, led_suit
 from core.moves import Bid, Move, Trump, TrumpSuit
-from core.tiles import TILE_BIT
+from core.tiles import TILE_BIT, per_bit
 
 
 class TrumpTable(NamedTuple):
@@ -145,20 +145,11 @@ def choose_play(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move
             return cheapest
         # Safe: no tile still out (not played, not in this hand) could beat it.
         out = (table.follow[suit] | facts.trump_mask) & ~gone & ~held
-        if all(power[bit] <= cheapest_power for bit in _bits(out)):
+        if all(strength <= cheapest_power for strength in per_bit(out, power)):
             return cheapest
     worth = facts.value
     keys = [(worth[move.bit], rng.random()) for move in legal]  # type: ignore[attr-defined]
     return legal[keys.index(min(keys))]
-
-
-def _bits(mask: int) -> list[int]:
-    bits = []
-    while mask:
-        low = mask & -mask
-        bits.append(low)
-        mask ^= low
-    return bits
 
 
 def _lead(held: int, legal: tuple[Move, ...], facts: TrumpTable, gone: int) -> Move:

@@ -21,25 +21,15 @@ from core.bots import moon_policy
 from core.bots.clock import Clock
 from core.bots.evaluation import round_value
 from core.bots.moon_inference import Evidence
+from core.bots.rollout import play_out_round
 from core.games.moon import GAME as MOON
 from core.games.moon import TRICKS
 from core.moves import Move
 
-INFER = True
 DRAWS = 20  # worlds drawn at most for one accepted (a draw costs far less than judging a world)
 GAME_WON = 60.0  # points a game won (or lost) is worth beyond the hand's
 SOLVE_TRICKS = 3  # the review's exact endgame: solved once this many tricks are left to play
 PARTNER_POLICY = moon_policy.choose  # the easy rules, as the rollouts have the others play
-
-
-def play_out(state: Any, rng: random.Random) -> Any:
-    """The hand played to its end by the easy rules (`moon_policy`: the same moves the medium bot's
-    playouts make, at a fraction of the cost)."""
-    apply, policy = MOON.apply, moon_policy.choose
-    while not (state.chance or state.over):
-        legal = state.legal
-        state = apply(state, legal[0] if len(legal) == 1 else policy(state, legal, rng))
-    return state
 
 
 def hand_value(state: Any, seat: int) -> float:
@@ -107,14 +97,14 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
     clock = Clock(budget)
     totals = [0.0] * len(legal)
     worlds = 0
-    evidence = Evidence(view) if INFER else None
+    evidence = Evidence(view)
     while worlds < max_worlds:
-        world = MOON.determinize(view, rng)
-        if evidence is not None:
-            world = fitting_world(view, evidence, world, rng)
+        world = fitting_world(view, evidence, MOON.determinize(view, rng), rng)
         values = []
         for move in legal:
-            values.append(hand_value(play_out(MOON.apply(world, move), rng), view.seat))
+            # The easy rules on bitmasks: the medium bot's playout moves, at a fraction of the cost.
+            end = play_out_round(MOON, MOON.apply(world, move), rng, policy=moon_policy.choose)
+            values.append(hand_value(end, view.seat))
             if worlds and clock.expired():
                 break  # out of time: a world not judged for every move is left out
         if len(values) < len(legal):

@@ -49,7 +49,9 @@ def _easy_moon(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
     return easy_moon.choose(MOON.view(state, state.to_move), legal, rng)
 
 
-POLICIES: dict[str, Callable[[Any, tuple[Move, ...], random.Random], Move]] = {
+Policy = Callable[[Any, tuple[Move, ...], random.Random], Move]
+
+POLICIES: dict[str, Policy] = {
     "chicken-foot": _easy_chicken_foot,
     "doubles": _heaviest_play,
     "moon": _easy_moon,
@@ -60,9 +62,12 @@ def _uniform(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
     return legal[rng.randrange(len(legal))]
 
 
-def play_out_round(game: Game, state: Any, rng: random.Random, max_moves: int = 2000) -> Any:
-    """Play `state` to the end of its round (or the match) with the game's playout policy."""
-    policy = POLICIES.get(game.name, _uniform)
+def play_out_round(
+    game: Game, state: Any, rng: random.Random, max_moves: int = 2000, policy: Policy | None = None
+) -> Any:
+    """Play `state` to the end of its round (or the match) with `policy`, by default the game's."""
+    if policy is None:
+        policy = POLICIES.get(game.name, _uniform)
     legal_moves, apply = game.legal_moves, game.apply
     for _ in range(max_moves):
         if state.chance or state.over:
