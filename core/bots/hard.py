@@ -7,7 +7,9 @@ worlds, a move's statistics counting only the iterations in which it was legal: 
 turns the tree tries each move (the playout policy's choice first) and then selects by UCB; at the
 others' turns it follows the playout policy's choice in that world. Each iteration expands one new
 move, plays the round out with the fast policy and credits every move on the path with the round
-value of the seat that made it. The answer is the root move with the best mean value. (Moon is
+value of the seat that made it. The answer is the root move with the best mean value. In Doubles
+the worlds keep to everything the others' draws, passes and the opening said about their hands
+(`doubles_inference`), where plain determinization keeps only their latest draw. (Moon is
 searched differently: see `core.bots.moon_search`.) It stops when its time budget is spent or after
 `max_worlds` passes, whichever comes first; root moves that are clearly worse than the best on the
 worlds seen so far are dropped, so the contenders get the time. With a fixed number of passes it is
@@ -18,9 +20,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
-from core.bots import moon_search
+from core.bots import doubles_inference, moon_search
 from core.bots.clock import Clock
 from core.bots.evaluation import round_value, value_scale
 from core.bots.rollout import POLICIES, play_out_round
@@ -76,8 +79,9 @@ class HardBot:
         for move in legal:
             root.children[move] = Node(view.to_move)
         values: dict[Move, list[float]] = {move: [] for move in legal}
+        draw_world = self.world_sampler(game, view)
         for _ in range(self.max_worlds):
-            world = game.determinize(view, rng)
+            world = draw_world(rng)
             for move, child in root.children.items():
                 child.available += 1
                 values[move].append(self._iterate(game, game.apply(world, move), child, rng, scale, view.seat))
@@ -87,6 +91,15 @@ class HardBot:
             if len(root.children) == 1 or not clock.time_for_another():
                 break
         return root
+
+    @staticmethod
+    def world_sampler(game: Any, view: Any) -> Callable[[random.Random], Any]:
+        """How the search imagines the hidden tiles: in Doubles, in worlds that keep to every draw
+        and pass seen and to the opening (`doubles_inference`); elsewhere as the game determinizes."""
+        if game.name == "doubles":
+            evidence = doubles_inference.Evidence(view)
+            return lambda rng: doubles_inference.sample(view, rng, evidence)
+        return lambda rng: game.determinize(view, rng)
 
     @staticmethod
     def _prune(root: Node, values: dict[Move, list[float]]) -> None:

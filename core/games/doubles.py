@@ -699,9 +699,12 @@ class Doubles(NamedPlaces, Game):
             hands if round_over else None,
         )
 
-    def determinize(self, view: DoublesView, rng: random.Random) -> DoublesState:
+    def determinize(
+        self, view: DoublesView, rng: random.Random, forbidden: Mapping[int, int] | None = None
+    ) -> DoublesState:
         """A full state that gives `view` to its seat: the unseen tiles placed at random among the
-        other hands and the boneyard, never in a hand known not to hold them (`known_misses`)."""
+        other hands and the boneyard, never in a hand known not to hold them (`forbidden`, a mask
+        of tiles per seat; by default `known_misses`)."""
         info = DoublesInfo(
             view.players,
             None,
@@ -751,7 +754,8 @@ class Doubles(NamedPlaces, Game):
             sizes = {
                 seat: size - len(given.get(seat, ())) for seat, size in enumerate(view.hand_sizes) if seat != view.seat
             }
-            hands, stock = deal_unseen(unseen, sizes, known_misses(view), rng)
+            misses = known_misses(view) if forbidden is None else forbidden
+            hands, stock = deal_unseen(unseen, sizes, misses, rng)
             for seat, tiles in given.items():
                 hands[seat].extend(tiles)
             hands[view.seat] = list(view.hand)

@@ -43,10 +43,10 @@ def test_the_median_decision_ends_within_the_budget(monkeypatch, level, game_nam
 
     imagined = []
 
-    def costly_determinize(view, rng):
+    def costly_determinize(view, rng, *constraints):
         clock.spend()
         imagined.append(1)
-        return determinize(view, rng)
+        return determinize(view, rng, *constraints)
 
     monkeypatch.setattr(game, "determinize", costly_determinize)
     bot = get_bot(level)
