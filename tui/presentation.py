@@ -76,7 +76,7 @@ def empty_board_words(game_name: str, view: Any, names: tuple[str, ...]) -> str:
     if view.board is not None or leading is None or view.to_move is None:
         return "The table is empty until the tiles are dealt."
     if view.to_move == view.seat:
-        return f"Open the round: pick your {leading} and press Enter."  # DB-3: it goes in the centre
+        return f"Open the round: Enter plays your {leading}."  # DB-3: it goes in the centre
     return f"{names[view.to_move]} opens the round with the {leading}."
 
 

@@ -104,7 +104,7 @@ async def test_locked_numbers_are_marked_on_the_board_and_named_in_the_status():
 
 async def test_the_opening_double_is_played_from_the_hand():
     app = quick_app(doubles_settings())
-    async with app.run_test(size=(100, 32)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         match = match_of(app)
         for _ in range(200):
             await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, RoundOverScreen))
@@ -119,11 +119,14 @@ async def test_the_opening_double_is_played_from_the_hand():
         leading = match.view(0).leading
         hand = table(app).query_one(HandView)
         assert hand.legal == {leading} and hand.selected is leading
-        # DB-3: the empty board and the status say what to do, whole.
+        # DB-3: the empty board and the status say what to do, whole on an 80x24 screen as drawn.
         board = table(app).query_one(BoardTree)
         words = str(board.root.children[0].label)
-        assert words == f"Open the round: pick your {leading} and press Enter."
-        assert f"lead the {leading}: press Enter" in str(table(app).query_one("#status").render())
+        assert words == f"Open the round: Enter plays your {leading}."
+        await pilot.pause()
+        drawn = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert words in drawn
+        assert f"lead the {leading}: press Enter" in drawn
         await pilot.press("enter")
         assert match.state.board is not None and match.state.board.centre is leading  # DB-3
 
