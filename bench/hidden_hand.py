@@ -25,24 +25,25 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine import machine
-from core.bots import get_bot
+from core.bots import Bot, get_bot
 from core.bots.hard import HardBot
 from core.match import Match
-from core.seats import Seat
 from core.shuffle import shuffle
-from core.simulation import seat_rng
-from core.tournament import GameRecord, Job, jobs, tally
+from core.tournament import GameRecord, Job, jobs, play, tally
 
 BUDGETS = {"hard": 0.1, "medium": 0.02}
 
 
 class SeeingHard(HardBot):
-    """`hard`, shown the real state before each decision; it imagines only the boneyard's order."""
+    """`hard`, reading the real state of its match at each decision; it imagines only the
+    boneyard's order."""
 
-    truth: Any = None
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
 
     def world_sampler(self, game: Any, view: Any) -> Callable[[random.Random], Any]:  # type: ignore[override]
-        truth = self.truth
+        truth = self.match.state
 
         def world(rng: random.Random) -> Any:
             stock = list(truth.stock)
@@ -52,27 +53,12 @@ class SeeingHard(HardBot):
         return world
 
 
-def play(job: Job) -> GameRecord:
-    """`core.tournament.play`, with the seeing `hard` in the `hard` seats."""
-    levels = job.levels()
-    seats = [Seat(f"{level} {i + 1}", "bot", level) for i, level in enumerate(levels)]
-    match = Match(job.game, job.players, dict(job.options), seats, job.seed)
-    game = match.game
-    bots = [SeeingHard() if level == "hard" else get_bot(level) for level in levels]
-    rngs = [seat_rng(job.seed, seat) for seat in range(job.players)]
-    state = match.state
-    while not state.over:
-        if state.chance:
-            state = match.deal()
-            continue
-        seat = state.to_move
-        bot = bots[seat]
-        if isinstance(bot, SeeingHard):
-            bot.truth = state
-        move = bot.choose(game.view(state, seat), game.legal_moves(state), rngs[seat], BUDGETS[levels[seat]])
-        state = match.apply(move)
-    rounds = len(state.round_scores) or 1
-    return GameRecord(levels, tuple(state.winners), tuple(score / rounds for score in state.scores), ())
+def seeing_bots(match: Match, levels: tuple[str, ...]) -> list[Bot]:
+    return [SeeingHard(match) if level == "hard" else get_bot(level) for level in levels]
+
+
+def play_seeing(job: Job) -> GameRecord:
+    return play(job, seeing_bots)
 
 
 def main() -> None:
@@ -83,7 +69,7 @@ def main() -> None:
     args = parser.parse_args()
     work = jobs("doubles", 2, {}, ["hard", "medium"], args.matches, args.seed, BUDGETS)
     with ProcessPoolExecutor(args.jobs) as pool:
-        records = list(pool.map(play, work))
+        records = list(pool.map(play_seeing, work))
     print(machine())
     for level, entry in tally(records).items():
         report = entry.report()

@@ -12,11 +12,11 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.bots import get_bot
+from core.bots import Bot, get_bot
 from core.match import Match
 from core.seats import Seat
 from core.simulation import match_seed, seat_rng
@@ -99,13 +99,15 @@ def play_data(job: Job) -> dict[str, Any]:
     return play(job).to_data()
 
 
-def play(job: Job) -> GameRecord:
+def play(job: Job, seat_bots: Callable[[Match, tuple[str, ...]], list[Bot]] | None = None) -> GameRecord:
+    """One match of the job. `seat_bots(match, levels)` may give the bots in place of the levels'
+    own (an experiment such as `bench/hidden_hand.py`)."""
     levels = job.levels()
     seats = [Seat(f"{level} {i + 1}", "bot", level) for i, level in enumerate(levels)]
     match = Match(job.game, job.players, dict(job.options), seats, job.seed)
     game = match.game
     worlds, budgets = dict(job.worlds), dict(job.budgets)
-    bots = [get_bot(level, worlds.get(level)) for level in levels]
+    bots = seat_bots(match, levels) if seat_bots else [get_bot(level, worlds.get(level)) for level in levels]
     rngs = [seat_rng(job.seed, seat) for seat in range(job.players)]
     timings: list[tuple[str, float]] = []
     state = match.state
