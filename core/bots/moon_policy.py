@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from core.bots.easy.moon import LIKELY, WIDOW_HOPE, value
+from core.bots.easy.moon import LIKELY, WIDOW_HOPE, allowed_trumps, value
 from core.games.moon import MOON, MOON_MASK
-from core.games.moon_suits import DOUBLES, MEMBERS, MOON_SET, TABLES, TRUMP, TRUMP_CHOICES, led_suit
+from core.games.moon_suits import MEMBERS, MOON_SET, TABLES, TRUMP, TRUMP_CHOICES, led_suit
 from core.moves import Bid, Move, Trump, TrumpSuit
 from core.tiles import TILE_BIT, per_bit
 
@@ -81,12 +81,6 @@ def best_trump(held: int, choices: tuple[TrumpSuit, ...]) -> tuple[TrumpSuit, fl
         if best is None or key > best:
             best, chosen = key, trump
     return chosen, best[0]  # type: ignore[index]
-
-
-def _choices(state: Any) -> tuple[TrumpSuit, ...]:
-    if state.info.options["doubles_trump"]:
-        return TRUMP_CHOICES
-    return tuple(choice for choice in TRUMP_CHOICES if choice != DOUBLES)
 
 
 def choose_bid(held: int, choices: tuple[TrumpSuit, ...], legal: tuple[Move, ...]) -> Move:
@@ -178,9 +172,9 @@ def choose(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
         return choose_play(state, legal, rng)
     held = state.hand_masks[state.to_move]
     if phase == "bidding":
-        return choose_bid(held, _choices(state), legal)
+        return choose_bid(held, allowed_trumps(state), legal)
     if phase == "discard":
-        return choose_discard(held, _choices(state), legal)
-    trump, _ = best_trump(held, _choices(state))
+        return choose_discard(held, allowed_trumps(state), legal)
+    trump, _ = best_trump(held, allowed_trumps(state))
     move = TRUMP_MOVES[trump]
     return move if move in legal else legal[0]
