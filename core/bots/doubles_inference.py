@@ -20,9 +20,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from core.games.doubles import FITS, GAME, HIGHEST_FIRST, DoublesState, DoublesView, ends_after
+from core.games.doubles import GAME, HIGHEST_FIRST, DoublesState, DoublesView, replay_misses
 from core.moves import Draw, Play
-from core.tiles import TILE_BIT
+from core.tiles import mask_of
 
 DRAWS = 30  # worlds drawn at most for one that fits every fact (a draw costs far less than a playout)
 
@@ -36,17 +36,11 @@ class Evidence:
         # Per other seat, its facts as [tiles it did not hold, how many of them it may hold now].
         facts: dict[int, list[list[int]]] = {seat: [] for seat in range(view.players) if seat != view.seat}
         history = view.history
-        ends = b""
-        empty = unlocked = 0
-        for index, (seat, move) in enumerate(history):
+        for index, (seat, move, missed) in enumerate(replay_misses(history)):
             if type(move) is Play:
-                if index == 0 and move.low == move.high:
+                if index == 0:
                     # DB-3: the round opens with the highest double dealt: nobody was dealt a higher one.
-                    higher = 0
-                    for double in HIGHEST_FIRST:
-                        if double == move.tile:
-                            break
-                        higher |= TILE_BIT[double]
+                    higher = mask_of([double for double in HIGHEST_FIRST if double > move.tile])
                     for seat_facts in facts.values():
                         seat_facts.append([higher, 0])
                 if seat in facts and not _follows_own_draw(history, index, seat):
@@ -54,14 +48,7 @@ class Evidence:
                     for fact in facts[seat]:
                         if fact[0] & move.bit:
                             fact[1] -= 1
-                ends, empty = ends_after(ends, empty, unlocked, move)
-                if move.low == move.high:
-                    unlocked |= 1 << move.low  # DB-6
-            elif seat in facts and ends:
-                fits = FITS[unlocked]
-                missed = 0
-                for end in ends:
-                    missed |= fits[end]
+            elif seat in facts and missed:
                 # The tile just drawn, when it must be played now (DB-8), fits and is in the hand.
                 pending = type(move) is Draw and index == len(history) - 1 and view.must_play_drawn
                 if type(move) is Draw and not _played_at_once(history, index, seat):

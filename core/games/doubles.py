@@ -13,7 +13,7 @@ copy every line; `state.board` replays the placed tiles into the Layout when it 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from operator import add, attrgetter
 from typing import Any, ClassVar, NamedTuple
@@ -291,6 +291,24 @@ def placed_of(history: tuple[tuple[int, Move], ...]) -> Placed:
     return placed
 
 
+def replay_misses(history: tuple[tuple[int, Move], ...]) -> Iterator[tuple[int, Move, int]]:
+    """A round's record, oldest first, as (seat, move, missed): for a draw or a pass, the tiles that
+    would have fitted the open ends at that moment, locks included (DB-7, DB-8); 0 for a play."""
+    ends = b""
+    empty = unlocked = 0
+    for seat, move in history:
+        missed = 0
+        if type(move) is Play:
+            ends, empty = ends_after(ends, empty, unlocked, move)
+            if move.low == move.high:
+                unlocked |= 1 << move.low  # DB-6
+        else:
+            fits = FITS[unlocked]
+            for end in ends:
+                missed |= fits[end]
+        yield seat, move, missed
+
+
 def known_misses(view: DoublesView) -> dict[int, int]:
     """The tiles each other seat is known not to hold, as masks, read from the round's record.
 
@@ -298,19 +316,9 @@ def known_misses(view: DoublesView) -> dict[int, int]:
     included (DB-7). A draw starts the count afresh, as in Chicken Foot (`chicken_foot.known_misses`).
     """
     forbidden: dict[int, int] = {}
-    ends = b""
-    empty = unlocked = 0
-    for seat, move in view.history:
-        if type(move) is Play:
-            ends, empty = ends_after(ends, empty, unlocked, move)
-            if move.low == move.high:
-                unlocked |= 1 << move.low  # DB-6
-        elif seat != view.seat and ends:
-            fits = FITS[unlocked]
-            misses = 0
-            for end in ends:
-                misses |= fits[end]
-            forbidden[seat] = misses if type(move) is Draw else forbidden.get(seat, 0) | misses
+    for seat, move, missed in replay_misses(view.history):
+        if missed and seat != view.seat:
+            forbidden[seat] = missed if type(move) is Draw else forbidden.get(seat, 0) | missed
     return forbidden
 
 
