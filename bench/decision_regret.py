@@ -1,0 +1,122 @@
+"""What each Doubles level's choices give away, judged by a searcher that sees the other hand.
+
+    .venv/bin/python bench/decision_regret.py                 # 100 deal seeds, both seats: about 10 minutes on 2 cores
+    .venv/bin/python bench/decision_regret.py --deals 10 --jobs 1
+
+An experiment, not a player. Single 2-player rounds of `hard` (0.1 s a decision) against `medium`
+(0.02 s), each deal played in both seats. At every decision with a choice of plays, a judge values
+each legal move: `hard` shown the other hand (`bench/hidden_hand.py`'s SeeingHard; it imagines only
+the boneyard's order) searching 0.25 s, no move dropped early. A choice is charged the judge's value
+of its best move minus that of the move chosen, in points of the round. Charged so: the move each
+level made, and the one its playout policy (the heaviest tile) would have made in its place.
+
+The judge has noise of its own: a second search of the same position, with another generator, is
+charged against the first as if it were a player, and that figure (the judge's floor) is what a
+choice as good as the judge's would still be charged. A level's figure above the floor is what not
+seeing the other hand, and a weaker search, cost it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.hidden_hand import BUDGETS, SeeingHard
+from bench.machine import machine
+from core.bots import get_bot
+from core.bots.rollout import POLICIES
+from core.match import Match
+from core.moves import Move, Play
+from core.seats import Seat
+from core.simulation import match_seed, seat_rng
+
+JUDGE_SECONDS = 0.25
+POINTS = 30.0  # the search's value scale for Doubles (core.bots.evaluation): its values back into points
+
+
+class Judge(SeeingHard):
+    """SeeingHard that keeps every move in the search, so each has a value."""
+
+    @staticmethod
+    def _prune(root, values):  # type: ignore[no-untyped-def]
+        return
+
+
+def judge_values(judge: Judge, view: object, legal: tuple[Move, ...], rng: random.Random) -> dict[Move, float]:
+    root = judge.search(view, legal, rng, JUDGE_SECONDS)
+    return {move: child.total / child.visits * POINTS for move, child in root.children.items()}
+
+
+def charge(values: dict[Move, float], move: Move) -> float:
+    return max(values.values()) - values[move]
+
+
+def play_round(task: tuple[int, int]) -> list[tuple[str, float]]:
+    """One round of the deal `seed` with `hard` in seat `rotation`: (who, points charged) per choice."""
+    seed, rotation = task
+    levels = ("hard", "medium") if rotation == 0 else ("medium", "hard")
+    seats = [Seat(f"{level} {i + 1}", "bot", level) for i, level in enumerate(levels)]
+    match = Match("doubles", 2, {"target": 1}, seats, seed)
+    game = match.game
+    bots = [get_bot(level) for level in levels]
+    rngs = [seat_rng(seed, seat) for seat in range(2)]
+    judge = Judge(match)
+    judge_rng = random.Random(f"{seed}:{rotation}:judge")
+    policy = POLICIES["doubles"]
+    charges: list[tuple[str, float]] = []
+    state = match.state
+    while not state.over:
+        if state.chance:
+            state = match.deal()
+            continue
+        seat = state.to_move
+        level = levels[seat]
+        legal = game.legal_moves(state)
+        view = game.view(state, seat)
+        move = bots[seat].choose(view, legal, rngs[seat], BUDGETS[level])
+        if sum(1 for option in legal if type(option) is Play) > 1:
+            values = judge_values(judge, view, legal, judge_rng)
+            again = judge_values(judge, view, legal, judge_rng)
+            charges.append((level, charge(values, move)))
+            charges.append((f"{level}'s playout policy", charge(values, policy(state, legal, judge_rng))))
+            judge_choice = max(again, key=again.__getitem__)
+            charges.append((f"the judge at {level}'s (its floor)", charge(values, judge_choice)))
+        state = match.apply(move)
+    return charges
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100, help="deal seeds, each played with hard in both seats")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.deals < 1 or args.jobs < 1:
+        parser.error("--deals and --jobs must be at least 1")
+    tasks = [(match_seed(args.seed, index), rotation) for index in range(args.deals) for rotation in range(2)]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        rounds = list(pool.map(play_round, tasks))
+    print(machine())
+    print(f"{len(rounds)} rounds; points given away a decision with a choice of plays (95% interval), and a round")
+    charged: dict[str, list[float]] = {}
+    for round_charges in rounds:
+        for who, points in round_charges:
+            charged.setdefault(who, []).append(points)
+    width = max(len(who) for who in charged)
+    for who, points in charged.items():
+        mean = statistics.fmean(points)
+        half = 1.96 * statistics.stdev(points) / len(points) ** 0.5 if len(points) > 1 else 0.0
+        # Each level chooses in every round (both seats are played), so a round's share is per round.
+        per_round = sum(points) / len(rounds)
+        interval = f"({mean - half:.2f} to {mean + half:.2f})"
+        print(f"  {who:{width}} {mean:5.2f} {interval} over {len(points):5} decisions, {per_round:5.2f} a round")
+
+
+if __name__ == "__main__":
+    main()
