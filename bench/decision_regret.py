@@ -24,6 +24,7 @@ import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -33,8 +34,7 @@ from core.bots import get_bot
 from core.bots.rollout import POLICIES
 from core.match import Match
 from core.moves import Move, Play
-from core.seats import Seat
-from core.simulation import match_seed, seat_rng
+from core.tournament import Job, jobs, play
 
 JUDGE_SECONDS = 0.25
 POINTS = 30.0  # the search's value scale for Doubles (core.bots.evaluation): its values back into points
@@ -48,7 +48,7 @@ class Judge(SeeingHard):
         return
 
 
-def judge_values(judge: Judge, view: object, legal: tuple[Move, ...], rng: random.Random) -> dict[Move, float]:
+def judge_values(judge: Judge, view: Any, legal: tuple[Move, ...], rng: random.Random) -> dict[Move, float]:
     root = judge.search(view, legal, rng, JUDGE_SECONDS)
     return {move: child.total / child.visits * POINTS for move, child in root.children.items()}
 
@@ -57,37 +57,32 @@ def charge(values: dict[Move, float], move: Move) -> float:
     return max(values.values()) - values[move]
 
 
-def play_round(task: tuple[int, int]) -> list[tuple[str, float]]:
-    """One round of the deal `seed` with `hard` in seat `rotation`: (who, points charged) per choice."""
-    seed, rotation = task
-    levels = ("hard", "medium") if rotation == 0 else ("medium", "hard")
-    seats = [Seat(f"{level} {i + 1}", "bot", level) for i, level in enumerate(levels)]
-    match = Match("doubles", 2, {"target": 1}, seats, seed)
-    game = match.game
-    bots = [get_bot(level) for level in levels]
-    rngs = [seat_rng(seed, seat) for seat in range(2)]
-    judge = Judge(match)
-    judge_rng = random.Random(f"{seed}:{rotation}:judge")
-    policy = POLICIES["doubles"]
-    charges: list[tuple[str, float]] = []
-    state = match.state
-    while not state.over:
-        if state.chance:
-            state = match.deal()
-            continue
-        seat = state.to_move
-        level = levels[seat]
-        legal = game.legal_moves(state)
-        view = game.view(state, seat)
-        move = bots[seat].choose(view, legal, rngs[seat], BUDGETS[level])
+class Charged:
+    """A level's own bot, each of its choices between plays charged by the judge as it is made."""
+
+    def __init__(self, level: str, match: Match, charges: list[tuple[str, float]]) -> None:
+        self.level, self.match, self.charges = level, match, charges
+        self.bot = get_bot(level)
+        self.judge = Judge(match)
+        self.judge_rng = random.Random(f"{match.seed}:{level}:judge")
+
+    def choose(self, view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float | None = None) -> Move:
+        move = self.bot.choose(view, legal, rng, budget)
         if sum(1 for option in legal if type(option) is Play) > 1:
-            values = judge_values(judge, view, legal, judge_rng)
-            again = judge_values(judge, view, legal, judge_rng)
-            charges.append((level, charge(values, move)))
-            charges.append((f"{level}'s playout policy", charge(values, policy(state, legal, judge_rng))))
+            values = judge_values(self.judge, view, legal, self.judge_rng)
+            again = judge_values(self.judge, view, legal, self.judge_rng)
+            policy_choice = POLICIES["doubles"](self.match.state, legal, self.judge_rng)
             judge_choice = max(again, key=again.__getitem__)
-            charges.append((f"the judge at {level}'s (its floor)", charge(values, judge_choice)))
-        state = match.apply(move)
+            self.charges.append((self.level, charge(values, move)))
+            self.charges.append((f"{self.level}'s playout policy", charge(values, policy_choice)))
+            self.charges.append((f"the judge at {self.level}'s (its floor)", charge(values, judge_choice)))
+        return move
+
+
+def play_round(job: Job) -> list[tuple[str, float]]:
+    """One round of the job: (who, points charged) for every choice between plays in it."""
+    charges: list[tuple[str, float]] = []
+    play(job, lambda match, levels: [Charged(level, match, charges) for level in levels])
     return charges
 
 
@@ -99,9 +94,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.deals < 1 or args.jobs < 1:
         parser.error("--deals and --jobs must be at least 1")
-    tasks = [(match_seed(args.seed, index), rotation) for index in range(args.deals) for rotation in range(2)]
+    work = jobs("doubles", 2, {"target": 1}, ["hard", "medium"], args.deals, args.seed, BUDGETS)
     with ProcessPoolExecutor(args.jobs) as pool:
-        rounds = list(pool.map(play_round, tasks))
+        rounds = list(pool.map(play_round, work))
     print(machine())
     print(f"{len(rounds)} rounds; points given away a decision with a choice of plays (95% interval), and a round")
     charged: dict[str, list[float]] = {}
