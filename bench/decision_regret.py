@@ -1,6 +1,6 @@
 """What each Doubles level's choices give away, judged by a searcher that sees the other hand.
 
-    .venv/bin/python bench/decision_regret.py                 # 100 deal seeds, both seats: about 10 minutes on 2 cores
+    .venv/bin/python bench/decision_regret.py                 # 100 deal seeds, both seats: about 11 minutes on 2 cores
     .venv/bin/python bench/decision_regret.py --deals 10 --jobs 1
 
 An experiment, not a player. Single 2-player rounds of `hard` (0.1 s a decision) against `medium`
