@@ -2,13 +2,15 @@
 
     .venv/bin/python bench/decision_regret.py                 # 100 deal seeds, both seats: about 11 minutes on 2 cores
     .venv/bin/python bench/decision_regret.py --deals 10 --jobs 1
+    .venv/bin/python bench/decision_regret.py --deals 50 --hard-budget 1   # hard with ten times the time
 
-An experiment, not a player. Single 2-player rounds of `hard` (0.1 s a decision) against `medium`
-(0.02 s), each deal played in both seats. At every decision with a choice of plays, a judge values
-each legal move: `hard` shown the other hand (`bench/hidden_hand.py`'s SeeingHard; it imagines only
-the boneyard's order) searching 0.25 s, no move dropped early. A choice is charged the judge's value
-of its best move minus that of the move chosen, in points of the round. Charged so: the move each
-level made, and the one its playout policy (the heaviest tile) would have made in its place.
+An experiment, not a player. Single 2-player rounds of `hard` (0.1 s a decision unless told)
+against `medium` (0.02 s), each deal played in both seats. At every decision with a choice of plays,
+a judge values each legal move: `hard` shown the other hand (`bench/hidden_hand.py`'s SeeingHard;
+it imagines only the boneyard's order) searching 0.25 s, no move dropped early. A choice is charged
+the judge's value of its best move minus that of the move chosen, in points of the round. Charged
+so: the move each level made, and the one its playout policy (the heaviest tile) would have made in
+its place.
 
 The judge has noise of its own: a second search of the same position, with another generator, is
 charged against the first as if it were a player, and that figure (the judge's floor) is what a
@@ -91,10 +93,12 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=100, help="deal seeds, each played with hard in both seats")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hard-budget", type=float, default=BUDGETS["hard"], help="seconds a decision for hard")
     args = parser.parse_args()
-    if args.deals < 1 or args.jobs < 1:
-        parser.error("--deals and --jobs must be at least 1")
-    work = jobs("doubles", 2, {"target": 1}, ["hard", "medium"], args.deals, args.seed, BUDGETS)
+    if args.deals < 1 or args.jobs < 1 or not args.hard_budget > 0:
+        parser.error("--deals and --jobs must be at least 1, --hard-budget above 0")
+    budgets = {**BUDGETS, "hard": args.hard_budget}
+    work = jobs("doubles", 2, {"target": 1}, ["hard", "medium"], args.deals, args.seed, budgets)
     with ProcessPoolExecutor(args.jobs) as pool:
         rounds = list(pool.map(play_round, work))
     print(machine())
