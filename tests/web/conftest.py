@@ -182,6 +182,23 @@ def wait_until(page: Page, check: Callable[[str], bool], what: str) -> str:
         page.evaluate("() => new Promise(requestAnimationFrame)")
 
 
+def settled_screen(page: Page, frames: int = 3) -> str:
+    """The screen once it has stopped changing: two reads `frames` frames apart that agree. A form
+    laid out anew arrives over several writes; a click aimed from a read halfway through them can
+    land on the row something had before."""
+    deadline = time.monotonic() + WAIT / 1000
+    before = screen(page)
+    while True:
+        for _ in range(frames):
+            page.evaluate("() => new Promise(requestAnimationFrame)")
+        now = screen(page)
+        if now == before:
+            return now
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the screen never settled; the last:\n{now}")
+        before = now
+
+
 def wait_for_screen(page: Page, words: str) -> str:
     """Until the page's terminal shows `words`; the screen then."""
     return wait_until(page, lambda text: words in text, f"{words!r} on the screen")

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page
 
-from tests.web.conftest import WebServer, screen, wait_for_screen, wait_until
+from tests.web.conftest import WebServer, settled_screen, wait_for_screen, wait_until
 
 SEED_WHERE_ANN_OPENS = 5  # Doubles, Ann and a bot: Ann holds the 6-6 and opens the round with it
 TILE = re.compile(r"\[\d\|\d\]")
@@ -25,8 +25,9 @@ def server_children(server: WebServer) -> list[str]:
 
 
 def click_on(page: Page, words: str) -> None:
-    """Click the middle of the first cell of `words` on the page's terminal, as a player would."""
-    lines = screen(page).split("\n")
+    """Click the middle of the first cell of `words` on the page's terminal, as a player would,
+    aimed from a whole screen (not one read while a new layout is still arriving)."""
+    lines = settled_screen(page).split("\n")
     row = next(i for i, line in enumerate(lines) if words in line)
     column = lines[row].index(words)
     box = page.locator(".xterm-screen").bounding_box()
