@@ -33,13 +33,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.hidden_hand import BUDGETS, SeeingHard
 from bench.machine import machine
 from core.bots import get_bot
+from core.bots.evaluation import value_scale
 from core.bots.rollout import POLICIES
 from core.match import Match
 from core.moves import Move, Play
-from core.tournament import Job, jobs, play
+from core.tournament import Job, jobs, mean_interval, play
 
 JUDGE_SECONDS = 0.25
-POINTS = 30.0  # the search's value scale for Doubles (core.bots.evaluation): its values back into points
+POINTS = value_scale("doubles")  # the search's values back into points of the round
 
 
 class Judge(SeeingHard):
@@ -109,11 +110,10 @@ def main() -> None:
             charged.setdefault(who, []).append(points)
     width = max(len(who) for who in charged)
     for who, points in charged.items():
-        mean = statistics.fmean(points)
-        half = 1.96 * statistics.stdev(points) / len(points) ** 0.5 if len(points) > 1 else 0.0
+        mean, (low, high) = statistics.fmean(points), mean_interval(points)
         # Each level chooses in every round (both seats are played), so a round's share is per round.
         per_round = sum(points) / len(rounds)
-        interval = f"({mean - half:.2f} to {mean + half:.2f})"
+        interval = f"({low:.2f} to {high:.2f})"
         print(f"  {who:{width}} {mean:5.2f} {interval} over {len(points):5} decisions, {per_round:5.2f} a round")
 
 

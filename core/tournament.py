@@ -147,7 +147,7 @@ class BotTally:
             "win_rate": win_rate,
             "win_rate_ci95": _wilson(win_rate, len(self.win_samples)),
             "mean_score": mean_score,
-            "mean_score_ci95": _interval(self.score_samples),
+            "mean_score_ci95": mean_interval(self.score_samples),
             "decisions": len(ordered),
             "decision_median_s": statistics.median(ordered) if ordered else 0.0,
             "decision_p95_s": ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] if ordered else 0.0,
@@ -163,7 +163,7 @@ def _wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _interval(samples: list[float]) -> tuple[float, float]:
+def mean_interval(samples: list[float]) -> tuple[float, float]:
     """A 95% confidence interval for the mean (normal approximation)."""
     if len(samples) < 2:
         value = samples[0] if samples else 0.0
