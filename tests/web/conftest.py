@@ -170,8 +170,8 @@ def screen(page: Page) -> str:
     return page.evaluate(SCREEN)
 
 
-def wait_until(page: Page, check: Callable[[str], bool], what: str) -> str:
-    """Until `check(screen)` holds, looking again at every frame the browser draws; the screen then."""
+def wait_until(page: Page, check: Callable[[str], bool], what: str, frames: int = 1) -> str:
+    """Until `check(screen)` holds, looking again every `frames` frames the browser draws; the screen then."""
     deadline = time.monotonic() + WAIT / 1000
     while True:
         text = screen(page)
@@ -179,24 +179,22 @@ def wait_until(page: Page, check: Callable[[str], bool], what: str) -> str:
             return text
         if time.monotonic() > deadline:
             raise AssertionError(f"never {what}; the screen:\n{text}")
-        page.evaluate("() => new Promise(requestAnimationFrame)")
+        for _ in range(frames):
+            page.evaluate("() => new Promise(requestAnimationFrame)")
 
 
 def settled_screen(page: Page, frames: int = 3) -> str:
     """The screen once it has stopped changing: two reads `frames` frames apart that agree. A form
     laid out anew arrives over several writes; a click aimed from a read halfway through them can
     land on the row something had before."""
-    deadline = time.monotonic() + WAIT / 1000
-    before = screen(page)
-    while True:
-        for _ in range(frames):
-            page.evaluate("() => new Promise(requestAnimationFrame)")
-        now = screen(page)
-        if now == before:
-            return now
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the screen never settled; the last:\n{now}")
-        before = now
+    last_read = [""]
+
+    def unchanged(text: str) -> bool:
+        same = text == last_read[0]
+        last_read[0] = text
+        return same
+
+    return wait_until(page, unchanged, "a settled screen", frames)
 
 
 def wait_for_screen(page: Page, words: str) -> str:
