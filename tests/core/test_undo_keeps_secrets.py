@@ -43,7 +43,9 @@ def test_with_two_humans_undo_stops_at_the_end_of_the_round_and_says_why(game):
     before = match.cursor
     assert match.undo_point() is not None  # a human decision of round 1 is there to go back to...
     word = "hand" if game == "moon" else "round"
-    refusal = f"Undo stops at the end of {word} 1: its hands have been shown to every player, so it is not played again."
+    refusal = (
+        f"Undo stops at the end of {word} 1: its hands have been shown to every player, so it is not played again."
+    )
     assert match.undo_refusal() == refusal  # ... but its hands were shown at its end
     assert not match.can_undo() and not match.undo()
     assert match.cursor == before and not match.undid_revealed_round
@@ -56,8 +58,11 @@ def test_with_two_humans_undo_stops_at_the_end_of_the_round_and_says_why(game):
 def test_with_two_humans_undo_within_the_round_in_play_stays():
     match = play_to_round_two(two_humans())
     bot, rng = get_bot("easy"), random.Random(3)
-    while match.state.to_move is None or match.seats[match.state.to_move].is_bot or match.undo_point() is None or (
-        match.revealed_round(match.undo_point()) is not None
+    while (
+        match.state.to_move is None
+        or match.seats[match.state.to_move].is_bot
+        or match.undo_point() is None
+        or (match.revealed_round(match.undo_point()) is not None)
     ):
         match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
     point = match.undo_point()
@@ -70,9 +75,9 @@ def test_against_bots_alone_undo_takes_back_the_last_move_of_a_round_and_marks_t
     assert match.can_undo() and match.undo_refusal() is None
     assert match.undo()
     assert match.state.round == 1 and match.undid_revealed_round  # practice, not a fair match
-    assert Match(
-        match.game_name, match.players, match.options, match.seats, None, match.events, secret=SECRET
-    ) != match  # the mark is part of the match
+    assert (
+        Match(match.game_name, match.players, match.options, match.seats, None, match.events, secret=SECRET) != match
+    )  # the mark is part of the match
 
 
 def test_a_branch_is_practice_and_keeps_the_hidden_deals_of_a_match_in_play_hidden():
@@ -96,7 +101,8 @@ def test_the_deals_of_a_match_check_against_its_secret_and_commitment(game):
     assert verdict.fair and verdict.deals == deals >= 2
     assert verdict.reason == f"the secret gives the commitment, and every deal ({deals}) is the one it gives"
     # Another commitment (a table that showed one and dealt from another secret): refused.
-    other = Match(game, match.players, match.options, match.seats, None, match.events, secret=SECRET, commitment="0" * 64)
+    events = match.events
+    other = Match(game, match.players, match.options, match.seats, None, events, secret=SECRET, commitment="0" * 64)
     assert not check_deals(other).fair
     assert "does not give the commitment" in check_deals(other).reason
     # A deal that is not the secret's: two tiles (not doubles) swapped between the first two hands.
