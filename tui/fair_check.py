@@ -106,14 +106,18 @@ def fair_check(
     try:
         match = revealed_match(game, players, options, names, labels, revealed, commitment)
     except ValueError as error:
-        return FairCheck(False, (f"✗ The deals do NOT check: the revealed match is not legal ({error}).",), None)
+        return FairCheck(False, ("✗ The deals do NOT check:", f"  the revealed match is not legal ({error})"), None)
     fair, reason = check_revealed(match, viewer, seen, commitment)
     secret = f"Secret {match.secret.hex()}" if match.secret is not None else f"Seed {match.seed}"
-    if fair:
-        shown = f"the commitment {commitment[:SHORT_COMMITMENT]}, " if commitment else ""
-        verdict = f"✓ Fair deals: it gives {shown}every deal and every hand you saw"
+    if fair and commitment:
+        verdict = (
+            f"✓ Fair deals: the secret gives the commitment {commitment[:SHORT_COMMITMENT]},",
+            "  every deal and every hand you were shown",
+        )
+    elif fair:
+        verdict = ("✓ Fair deals: the seed gives every deal and every hand you were shown",)
     else:
-        verdict = f"✗ The deals do NOT check: {reason}"
+        verdict = ("✗ The deals do NOT check:", f"  {reason}")
     kept = keep_copy(match, match_id)
     where = f"Saved as {kept}: dominoes verify {kept}" if kept is not None else "The match could not be saved here"
-    return FairCheck(fair, (secret, verdict, where), kept)
+    return FairCheck(fair, (secret, *verdict, where), kept)

@@ -42,7 +42,7 @@ class RemoteTableScreen(BaseTableScreen):
         commitment = self.remote.commitment
         if commitment is not None:
             short = commitment[:SHORT_COMMITMENT]
-            self.set_notice(f"Deals committed to {short}; the secret behind it is shown at the end, to check.")
+            self.set_notice(f"Deals committed to {short}; the secret comes at the end, to check.")
 
     # -- events from the server ----------------------------------------------------------------------
     @work(exclusive=True, group="listen")

@@ -285,6 +285,8 @@ class ReviewScreen(Screen[None]):
         if self.session is None:
             return Text("Opening the review…", style="italic")
         summary = summarise(self.seat, mine)
+        if not summary.decisions and self.in_play is not None and not self.end:
+            return Text("No round is over yet: nothing to review.", style="italic")
         text = Text(f"{summary.decisions} decisions · mean loss {summary.mean_loss:.2f} · ")
         flawed = [(verdict, count) for verdict, count in summary.verdicts.items() if verdict != "best" and count]
         if not flawed:
@@ -332,7 +334,7 @@ class ReviewScreen(Screen[None]):
         text = Text()
         if position >= self.end:
             text.append(self.ending(state), style="bold")
-            if state.chance or state.over:
+            if state.round and (state.chance or state.over):
                 text.append("\n" + self.points(state))
         else:
             event = match.events[position]
