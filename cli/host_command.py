@@ -157,6 +157,12 @@ def plan(args: argparse.Namespace) -> HostPlan:
             print(f"{PROG} host: {autosave.notice}", file=sys.stderr)
         match = autosave.match
         problem = f"match {autosave.match_id} is over; there is nothing left to host" if match.state.over else None
+        if problem is None and match.seed_chosen and match.shared:
+            print(
+                f"{PROG} host: note: match {autosave.match_id} is dealt from a seed (it was saved before deals came "
+                "from secrets, or chosen): whoever finds the seed knows every deal; a new match deals fairly",
+                file=sys.stderr,
+            )
     else:
         match = _new_match(args)
         autosave = Autosave(store, match, exclusive=True)  # locked from its first save on

@@ -369,3 +369,18 @@ def test_the_secret_is_in_no_command_line_log_or_status_file_of_a_hosted_table(t
     assert f"deals committed to {match.commitment[:16]}" in said
     assert secret not in said and secret.encode() not in cmdline and match.secret not in cmdline
     assert "Ann" in seats and secret not in seats and match.commitment not in seats
+
+
+def test_hosting_again_a_shared_match_dealt_from_a_seed_says_its_deals_can_be_found(capsys, tmp_path, monkeypatch):
+    from cli import host_command
+    from cli.main import build_parser
+    from saves.record import SavedMatch
+
+    monkeypatch.setenv("DOMINOES_HOME", str(tmp_path))
+    seeded = Match("doubles", 2, {}, [Seat("Ann"), Seat("Ben")], 123_456)  # as a save of format 1 holds
+    seeded.deal()
+    SaveStore().save(SavedMatch("old", seeded, 1, 1))
+    plan = host_command.plan(build_parser().parse_args(["host", "--resume", "old"]))
+    plan.autosave.close()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("dominoes host: note: match old is dealt from a seed")
