@@ -228,3 +228,22 @@ async def test_against_bots_alone_undo_at_the_round_over_screen_takes_back_the_l
         match = match_of(app)
         assert match.state.round == 1 and not match.state.chance and match.undid_revealed_round
         assert "practice: an undo went back into a round whose hands had been shown" in format_listing(app.store)
+
+
+async def test_moons_bid_dialog_says_why_undo_stops_at_the_end_of_the_hand_before():
+    from core import Seat
+    from tests.core.test_undo_keeps_secrets import play_to_round_two
+    from tui.screens.moon_dialogs import MoonDialog
+
+    match = play_to_round_two([Seat("Ana"), Seat("Ben"), Seat("Cy", "bot", "easy")], "moon")
+    assert match.state.phase == "bidding"
+    app = DominoesApp(match=match, preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PassScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MoonDialog))
+        await pilot.press("u")
+        await pilot.pause()
+        note = str(app.screen.query_one("#dialog-note").render())
+        assert isinstance(app.screen, MoonDialog)
+        assert note.startswith("Undo stops at the end of hand 1: its hands have been shown to every player")
