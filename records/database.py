@@ -1,0 +1,369 @@
+"""The record: an SQLite index of the matches in its sources' save folders, kept beside them.
+
+The saves are the truth. `sync` brings the index up to date with them (at start, and when a match
+ends): every save whose file changed since the last look (its size, time and inode, and its
+review's) is loaded, as the game loads it, and its entry (`records.entry`) written; a save that is
+gone is dropped; the ratings of each game touched are worked out again, in the order the matches
+ended, with openskill (`records.ratings`). `rebuild` makes it all afresh from the saves.
+
+Several processes may write at once (a server's sessions): the database is in WAL mode, each
+sync writes in one transaction (`BEGIN IMMEDIATE`, which waits for another writer rather than
+failing), and writing the same save twice gives the same rows. A database that cannot be read
+(damaged, or not a database at all) is said so in one line (`notices`) and rebuilt from the saves;
+one made by another version of the schema is rebuilt without a word.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from records.accuracy import accuracy_from_review
+from records.entry import MatchEntry, entry_of
+from records.ratings import NEW, Rating, bot_rating, rate
+from records.sources import Source
+from records.visibility import VISIBILITIES
+from saves.autosave import file_signature
+from saves.errors import SaveError
+from saves.ids import is_match_id
+from saves.json_file import load_json_file
+from saves.store import SaveStore
+
+FILE_NAME = "record.sqlite"
+SCHEMA_VERSION = "1"
+BUSY_SECONDS = 30.0  # how long a writer waits for another to finish
+MAX_PREFERENCES = 64 * 1024
+Result = TypeVar("Result")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    source TEXT NOT NULL, match_id TEXT NOT NULL, signature TEXT NOT NULL, PRIMARY KEY (source, match_id));
+CREATE TABLE IF NOT EXISTS matches (
+    match_id TEXT PRIMARY KEY, source TEXT NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,
+    created INTEGER NOT NULL, ended INTEGER NOT NULL, over INTEGER NOT NULL, rounds INTEGER NOT NULL,
+    why_not TEXT, deal_key TEXT NOT NULL, counts INTEGER NOT NULL DEFAULT 0, excluded TEXT);
+CREATE INDEX IF NOT EXISTS matches_game ON matches (game, ended);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, level TEXT,
+    player TEXT, place INTEGER, score INTEGER NOT NULL, PRIMARY KEY (match_id, seat));
+CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
+CREATE TABLE IF NOT EXISTS accuracy (
+    match_id TEXT NOT NULL, seat INTEGER NOT NULL, decisions INTEGER NOT NULL, mean_loss REAL NOT NULL,
+    PRIMARY KEY (match_id, seat));
+CREATE TABLE IF NOT EXISTS verdicts (
+    match_id TEXT NOT NULL, seat INTEGER NOT NULL, verdict TEXT NOT NULL, kind TEXT NOT NULL,
+    count INTEGER NOT NULL, PRIMARY KEY (match_id, seat, verdict, kind));
+CREATE TABLE IF NOT EXISTS ratings (
+    match_id TEXT NOT NULL, player TEXT NOT NULL, game TEXT NOT NULL, ended INTEGER NOT NULL,
+    mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
+    PRIMARY KEY (match_id, player));
+CREATE INDEX IF NOT EXISTS ratings_player ON ratings (player, game, ended);
+CREATE TABLE IF NOT EXISTS players (player TEXT PRIMARY KEY, visibility TEXT NOT NULL);
+"""
+TABLES = ("files", "matches", "seats", "accuracy", "verdicts", "ratings", "players")
+
+
+@dataclass
+class Scanned:
+    """A save in a source as it is on disk now."""
+
+    source: Source
+    match_id: str
+    signature: str
+
+
+@dataclass
+class Loaded:
+    """What a changed save gives the record: its entry (None: damaged, or not this record's) and
+    the accuracy of its players' seats."""
+
+    scanned: Scanned
+    entry: MatchEntry | None = None
+    accuracy: dict[int, Any] = field(default_factory=dict)
+
+
+class Record:
+    """The record at `path`, built from `sources`. Each call opens its own connection, so any
+    thread may use it. `notices` collects what the player should be told (a damaged database)."""
+
+    def __init__(self, path: Path, sources: Sequence[Source]) -> None:
+        self.path = path
+        self.sources = list(sources)
+        self.notices: list[str] = []
+
+    # -- connections ---------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            version = self._version(connection)
+            if version is None:
+                connection.execute("BEGIN IMMEDIATE")
+                for statement in SCHEMA.split(";"):
+                    if statement.strip():
+                        connection.execute(statement)
+                connection.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+                connection.execute("COMMIT")
+            elif version != SCHEMA_VERSION:
+                raise Outdated(version)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    @staticmethod
+    def _version(connection: sqlite3.Connection) -> str | None:
+        named = connection.execute("SELECT name FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+        if named is None:
+            return None
+        row = connection.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        return row[0] if row else None
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        connection = self._connect()
+        try:
+            yield connection
+        finally:
+            connection.close()
+
+    def use(self, work: Callable[[sqlite3.Connection], Result]) -> Result:
+        """`work(connection)`; a damaged database is said so, rebuilt, and the work done again."""
+        try:
+            with self.connection() as connection:
+                return work(connection)
+        except Outdated:
+            self._replace(None)
+        except sqlite3.DatabaseError as error:
+            self._replace(error)
+        with self.connection() as connection:
+            return work(connection)
+
+    def check(self) -> None:
+        """Read the whole database once (a damaged one is then rebuilt, and said so)."""
+
+        def look(connection: sqlite3.Connection) -> None:
+            answer = connection.execute("PRAGMA quick_check").fetchone()
+            if not answer or answer[0] != "ok":
+                raise sqlite3.DatabaseError(str(answer[0] if answer else "no answer"))
+
+        self.use(look)
+
+    def _replace(self, error: Exception | None) -> None:
+        """A new database in place of a damaged (or outdated) one, filled from the saves."""
+        with self._lock():
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{self.path}{suffix}")
+            self._sync()
+        if error is not None:
+            reason = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+            self.notices.append(f"the record {self.path.name} was damaged ({reason}); it was rebuilt from the saves")
+
+    @contextlib.contextmanager
+    def _lock(self) -> Iterator[None]:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(descriptor)
+
+    # -- bringing it up to date ----------------------------------------------------------------------
+    def sync(self) -> int:
+        """Bring the record up to date with the saves; how many saves were read."""
+        try:
+            return self._sync()
+        except Outdated:
+            self._replace(None)
+        except sqlite3.DatabaseError as error:
+            self._replace(error)
+        return 0
+
+    def rebuild(self) -> int:
+        """Make the record afresh from the saves; how many saves were read."""
+        with self._lock():
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{self.path}{suffix}")
+            return self._sync()
+
+    def _sync(self) -> int:
+        scanned = self._scan()
+        with self.connection() as connection:
+            known = {(row[0], row[1]): row[2] for row in connection.execute("SELECT * FROM files")}
+        now = {(item.source.label, item.match_id): item for item in scanned}
+        changed = [item for key, item in now.items() if known.get(key) != item.signature]
+        gone = [key for key in known if key not in now]
+        loaded = [self._load(item) for item in changed]  # slow, so outside the transaction
+        visibility = self._visibilities()
+        with self.connection() as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                games = write_changes(connection, loaded, gone)
+                for game in sorted(games):
+                    recompute(connection, game)
+                for player, seen in visibility.items():
+                    connection.execute("INSERT OR REPLACE INTO players VALUES (?, ?)", (player, seen))
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        return len(changed)
+
+    def _scan(self) -> list[Scanned]:
+        found = []
+        for source in self.sources:
+            store = SaveStore(source.directory)
+            try:
+                ids = store.ids()
+            except SaveError:
+                continue
+            for match_id in ids:
+                if not is_match_id(match_id):
+                    continue
+                main = file_signature(store.path(match_id)) or file_signature(store.backup_path(match_id))
+                review = file_signature(store.review_path(match_id))
+                found.append(Scanned(source, match_id, f"{main}|{review}"))
+        return found
+
+    def _load(self, item: Scanned) -> Loaded:
+        store = SaveStore(item.source.directory)
+        try:
+            record = store.load(item.match_id).record
+        except SaveError:
+            return Loaded(item)  # a damaged save: `dominoes saves` says why; the record leaves it out
+        entry = entry_of(record, item.source.owner)
+        if item.source.seated is not None and entry.seat_of(item.source.seated) is None:
+            return Loaded(item)  # a table this player did not sit at
+        seats = [seat.seat for seat in entry.seats if seat.player is not None]
+        accuracy = accuracy_from_review(record.match, store.review_path(item.match_id), seats) if entry.over else {}
+        return Loaded(item, entry, accuracy)
+
+    def _visibilities(self) -> dict[str, str]:
+        """What each owner of a source chose to show (their preferences' `leaderboard`)."""
+        found = {}
+        for source in self.sources:
+            if source.owner is None or source.preferences is None:
+                continue
+            try:
+                data = load_json_file(source.preferences, MAX_PREFERENCES)
+            except (OSError, ValueError):
+                data = None
+            chosen = data.get("leaderboard") if isinstance(data, dict) else None
+            found[source.owner] = chosen if chosen in VISIBILITIES else VISIBILITIES[0]
+        return found
+
+    def set_visibility(self, player: str, visibility: str) -> None:
+        """Say at once what `player` shows (they just chose it), before the next sync reads it."""
+        if visibility not in VISIBILITIES:
+            raise ValueError(f"a leaderboard setting is one of {', '.join(VISIBILITIES)}, not {visibility!r}")
+        self.use(lambda c: c.execute("INSERT OR REPLACE INTO players VALUES (?, ?)", (player, visibility)))
+
+    # -- reading -------------------------------------------------------------------------------------
+    def dump(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every table, in order: two records are the same if their dumps are."""
+
+        def read(connection: sqlite3.Connection) -> dict[str, list[tuple[Any, ...]]]:
+            return {table: sorted(connection.execute(f"SELECT * FROM {table}").fetchall()) for table in TABLES}
+
+        return self.use(read)
+
+
+class Outdated(Exception):
+    """A database made by another version of the schema."""
+
+
+def write_changes(
+    connection: sqlite3.Connection, loaded: Sequence[Loaded], gone: Sequence[tuple[str, str]]
+) -> set[str]:
+    """Write the changed saves' entries and drop the gone ones; the games whose ratings changed."""
+    games: set[str] = set()
+    for label, match_id in gone:
+        games |= _drop(connection, label, match_id)
+        connection.execute("DELETE FROM files WHERE source=? AND match_id=?", (label, match_id))
+    for item in loaded:
+        label, match_id = item.scanned.source.label, item.scanned.match_id
+        games |= _drop(connection, label, match_id)
+        connection.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?)", (label, match_id, item.scanned.signature))
+        entry = item.entry
+        if entry is None:
+            continue
+        games.add(entry.game)
+        connection.execute(
+            "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)",
+            (match_id, label, entry.game, entry.players, entry.created, entry.updated, int(entry.over), entry.rounds)
+            + (entry.why_not, entry.deal_key),
+        )
+        for seat in entry.seats:
+            connection.execute(
+                "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, seat.seat, seat.name, seat.kind, seat.level, seat.player, seat.place, seat.score),
+            )
+        for seat, accuracy in item.accuracy.items():
+            connection.execute(
+                "INSERT OR REPLACE INTO accuracy VALUES (?, ?, ?, ?)",
+                (match_id, seat, accuracy.decisions, accuracy.mean_loss),
+            )
+            for (verdict, kind), count in accuracy.verdicts.items():
+                connection.execute(
+                    "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?)", (match_id, seat, verdict, kind, count)
+                )
+    return games
+
+
+def _drop(connection: sqlite3.Connection, label: str, match_id: str) -> set[str]:
+    row = connection.execute("SELECT game FROM matches WHERE match_id=? AND source=?", (match_id, label)).fetchone()
+    if row is None:
+        return set()
+    for table in ("matches", "seats", "accuracy", "verdicts", "ratings"):
+        connection.execute(f"DELETE FROM {table} WHERE match_id=?", (match_id,))
+    return {row[0]}
+
+
+def recompute(connection: sqlite3.Connection, game: str) -> None:
+    """Which of the game's matches count (the first of each deal: a copy or a branch does not),
+    and every rating, match by match in the order they ended."""
+    originals: dict[str, str] = {}
+    rows = connection.execute(
+        "SELECT match_id, deal_key, why_not, over FROM matches WHERE game=? ORDER BY created, match_id", (game,)
+    ).fetchall()
+    for match_id, deal_key, why_not, over in rows:
+        first = originals.setdefault(deal_key, match_id)
+        excluded = why_not if first == match_id else f"a copy of match {first}, or played on from it"
+        counts = bool(over) and excluded is None
+        connection.execute(
+            "UPDATE matches SET counts=?, excluded=? WHERE match_id=?", (int(counts), excluded, match_id)
+        )
+    connection.execute("DELETE FROM ratings WHERE game=?", (game,))
+    current: dict[str, Rating] = {}
+    counted = connection.execute(
+        "SELECT match_id, ended FROM matches WHERE game=? AND counts=1 ORDER BY ended, match_id", (game,)
+    ).fetchall()
+    for match_id, ended in counted:
+        seats = connection.execute(
+            "SELECT kind, level, player, place FROM seats WHERE match_id=? ORDER BY seat", (match_id,)
+        ).fetchall()
+        before = [
+            bot_rating(game, level) if kind == "bot" else current.get(player, NEW) for kind, level, player, _ in seats
+        ]
+        fixed = [kind == "bot" for kind, *_ in seats]
+        after = rate(before, [place for *_, place in seats], fixed)
+        for (kind, _level, player, _place), old, new in zip(seats, before, after, strict=True):
+            if kind == "bot":
+                continue
+            current[player] = new
+            connection.execute(
+                "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, player, game, ended, old.mu, old.sigma, new.mu, new.sigma),
+            )
