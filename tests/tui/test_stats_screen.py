@@ -1,0 +1,72 @@
+"""The record in the interface: the game-over screen's rating change and accuracy (the review
+weighed in the background), its chart of the totals, the statistics screen (a snapshot at 80x24),
+and the leaderboard of a served session."""
+
+from __future__ import annotations
+
+import re
+
+from tests.records.helpers import DAY, START, finished_match, save
+from tests.tui.conftest import human_turn, quick_settings, take_a_turn, wait_until
+from tui.app import DominoesApp
+from tui.preferences import Preferences
+from tui.screens.game_over import GameOverScreen, record_line
+from tui.screens.round_over import RoundOverScreen
+from tui.screens.stats import StatsScreen
+from tui.widgets.chart import Chart
+
+ACCURACY = re.compile(r"accuracy this match: (\d+\.\d\d) points a decision")
+
+
+async def test_game_over_shows_the_rating_change_then_the_accuracy_and_the_record_has_both():
+    settings = quick_settings(kinds=("human", "bot:easy", "bot:hard"), seed=7)
+    app = DominoesApp(start=settings, preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not isinstance(app.screen, GameOverScreen):
+            await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, (RoundOverScreen, GameOverScreen)))
+            if isinstance(app.screen, RoundOverScreen):
+                await pilot.press("enter")
+            elif human_turn(app):
+                await take_a_turn(pilot)
+        screen = app.screen
+        line = screen.query_one("#over-record")
+        await wait_until(pilot, lambda: "Rating " in str(line.render()), timeout=60)
+        assert re.match(r"Rating \d+ ± \d+ \([+-]\d+\), (about|above|below) \w+", str(line.render()))
+        await wait_until(pilot, lambda: ACCURACY.search(str(line.render())) is not None, timeout=120)
+        shown = float(ACCURACY.search(str(line.render())).group(1))
+        await pilot.press("g")  # the totals round by round, as a chart
+        chart = screen.query_one("#over-chart", Chart)
+        assert chart.display and [label for label, _, _ in chart.series] == list(app.match.names)
+        assert [ys[-1] for _, _, ys in chart.series] == list(app.match.state.scores)
+        await pilot.press("q")
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.loaded)
+        accuracy = app.screen.query_one("#stats-accuracy", Chart)
+        assert [round(y, 2) for _, _, ys in accuracy.series for y in ys] == [shown]
+        assert "1 reviewed" in str(app.screen.query_one("#stats-summary").render())
+
+
+def test_the_accuracy_line_compares_the_match_with_the_players_average():
+    result = {"rated": True, "excluded": None, "mean_loss": 0.42, "average": 0.61}
+    result["before"] = {"shown": 1500, "text": "1500 ± 500", "level": "about medium"}
+    result["after"] = {"shown": 1560, "text": "1560 ± 460", "level": "about medium"}
+    line = record_line("You", result, False, False)
+    assert line == "Rating 1560 ± 460 (+60), about medium\naccuracy this match: 0.42 points a decision (your average 0.61)"
+
+
+def seeded_home(home):
+    for number, seed in enumerate((3, 4, 5, 6, 8, 9)):
+        levels = ("easy", "hard") if number % 2 else ("easy", "medium")
+        save(home / "saves", finished_match("chicken-foot", seed, levels), f"m{number}", START + number * DAY + 43_200)
+
+
+def test_the_statistics_screen_at_80x24(snap_compare, private_home):
+    seeded_home(private_home)
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+
+    async def open_stats(pilot):
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.loaded)
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=open_stats, terminal_size=(80, 24))
