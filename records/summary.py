@@ -189,6 +189,7 @@ def game_summary(record: Record, player: str, game: str, since: int | None = Non
         "rating": rating_data(game, rating),
         "rated_matches": len(history),
         "trend": trend,
+        "start": shown[0][2].shown if shown else rating.shown,  # the rating before the first match shown
         "history": [
             {"match": match_id, "ended": ended, "shown": after.shown, "uncertainty": after.shown_sigma}
             for match_id, ended, _before, after in shown

@@ -46,12 +46,14 @@ def player_folder(server: Path, name: str, visibility: str, seed: int, day: int)
     home = server / "players" / safe_folder_name(name)
     (home / "saves").mkdir(parents=True)
     (home / "preferences.json").write_text(json.dumps({"leaderboard": visibility}))
-    save(home / "saves", finished_match("chicken-foot", seed, ("easy", "easy"), name=name), f"{name.lower()}-m", START + day * DAY)
+    match = finished_match("chicken-foot", seed, ("easy", "easy"), name=name)
+    save(home / "saves", match, f"{name.lower()}-m", START + day * DAY)
 
 
 def test_the_leaderboard_lists_only_who_chose_to_be_and_opens_only_what_they_made_public(tmp_path):
     server = tmp_path / "server"
-    for day, (name, visibility) in enumerate((("Ana", "private"), ("Bo", "listed"), ("Cy", "public"), ("Dee", "listed"))):
+    chosen = (("Ana", "private"), ("Bo", "listed"), ("Cy", "public"), ("Dee", "listed"))
+    for day, (name, visibility) in enumerate(chosen):
         player_folder(server, name, visibility, 3 + day, day)
     assert folder_player(safe_folder_name("José Ö")) == "josé ö"
     record = Record(server / FILE_NAME, server_sources(server))
