@@ -43,11 +43,12 @@ def accuracy_line(part: dict[str, Any]) -> str:
     accuracy = part["accuracy"]
     if not accuracy["reviewed"]:
         return "loss a decision: no reviewed match yet"
-    recent = accuracy["recent"]
-    cells = [f"last {window} {loss_text(recent[window]['mean_loss'])}" for window in recent]
-    first = accuracy["first"]
+    reviewed, recent, first = accuracy["reviewed"], accuracy["recent"], accuracy["first"]
+    if reviewed <= first["matches"]:  # too few to compare: all of them, once
+        return f"loss a decision: {loss_text(first['mean_loss'])} over {plural(reviewed, 'reviewed match')}"
+    cells = [f"last {window} {loss_text(recent[window]['mean_loss'])}" for window in recent if int(window) < reviewed]
     cells.append(f"first {first['matches']} {loss_text(first['mean_loss'])}")
-    return f"loss a decision: {' · '.join(cells)} · {accuracy['reviewed']} reviewed"
+    return f"loss a decision: {' · '.join(cells)} · {reviewed} reviewed"
 
 
 def mistake_line(part: dict[str, Any]) -> str:

@@ -166,7 +166,9 @@ def record_line(name: str, result: dict[str, Any], named: bool, weighing: bool) 
     else:
         rating = f"Not rated ({result['excluded'] or 'not counted'})"
     if result["mean_loss"] is not None:
-        average = f" (your average {result['average']:.2f})" if result["average"] is not None else ""
+        average = (
+            f" (your average {result['average']:.2f})" if result["average"] is not None else " (your first reviewed)"
+        )
         accuracy = f"accuracy this match: {result['mean_loss']:.2f} {POINTS}{average}"
     elif weighing:
         accuracy = "accuracy this match: being weighed..."

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from textual_plotext import PlotextPlot
 
+ANSI_PLOT_THEME = "pro"  # plotext's: the terminal's own colours, lines in bright blue, green, red...
 Series = tuple[str, Sequence[float], Sequence[float]]  # (label, xs, ys)
 
 
@@ -60,13 +61,23 @@ class Chart(PlotextPlot):
             else:
                 plt.plot(xs, ys, marker="braille", label=label or None)
         plt.xticks(_ticks(xs_all))
+        if self.kind == "bar":  # a few bars stay bars, not a wall
+            plt.xlim(min(xs_all) - 1, max(max(xs_all), min(xs_all) + 9) + 1)
         ys_all = [y for _label, _xs, ys in self.series for y in ys] + ([0.0] if self.kind == "bar" else [])
         values = _levels(min(ys_all), max(ys_all))
         plt.yticks(values, [self.y_format.format(value) for value in values])
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.app.theme_changed_signal.subscribe(self, lambda theme: self._follow(theme.name))
+        self._follow(self.app.theme)
         self._draw()
+
+    def _follow(self, app_theme: str) -> None:
+        """The app's colours, except in an ANSI theme, whose colours are the terminal's own: there
+        the plot keeps the terminal's too (its "auto" colours would come out black on black) and
+        draws its lines in the named ANSI colours."""
+        self.theme = ANSI_PLOT_THEME if app_theme.startswith("ansi") else "auto"
 
 
 def _ticks(xs: Sequence[float], most: int = 6) -> list[float]:
