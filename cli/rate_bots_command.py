@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 from cli.usage import PROG, UsageError
@@ -25,6 +26,7 @@ def add_parser(commands: Any) -> None:
     rate.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     rate.add_argument("--jobs", type=int, default=1, help="processes to run in parallel (default 1)")
     rate.add_argument("--write", action="store_true", help="write the ratings into records/bot_ratings.json")
+    rate.add_argument("--games", metavar="FILE", help="also write every game played to FILE (JSON), to fit again")
     rate.set_defaults(run=run)
 
 
@@ -44,9 +46,12 @@ def run(args: argparse.Namespace) -> int:
     data = json.loads(BOT_RATINGS.read_text(encoding="utf-8")) if BOT_RATINGS.exists() else {}
     data.setdefault("games", {})
     data.setdefault("measured", {})
+    played: dict[str, list[Any]] = {}
     for game in games:
         started = time.perf_counter()
-        ratings, count = measure(game, args.matches, args.seed, play)
+        ratings, records = measure(game, args.matches, args.seed, play)
+        played[game] = [record.to_data() for record in records]
+        count = len(records)
         seconds = time.perf_counter() - started
         data["games"][game] = {
             level: {"mu": round(r.mu, 3), "sigma": round(r.sigma, 3)} for level, r in ratings.items()
@@ -62,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         }
         shown = ", ".join(f"{level} {rating.text()}" for level, rating in ratings.items())
         print(f"{game}: {count} games in {seconds:.0f} s: {shown}", flush=True)
+    if args.games:
+        Path(args.games).write_text(json.dumps(played), encoding="utf-8")
     if args.write:
         BOT_RATINGS.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         print(f"written to {BOT_RATINGS}")

@@ -2,16 +2,21 @@
 the engine of `dominoes rate-bots`, which writes `records/bot_ratings.json`.
 
 Each game is played with the line-ups of `PLANS` (every level, each in every seat of each deal),
-and the games, in the order of their deal seeds and rotations, are rated with the same model that
-rates people (`records.ratings`), every level starting as a new player. The searching levels think
-for `BUDGETS` seconds a decision (the budget of the README's strength runs), so that a measurement
-takes minutes rather than hours: at their own (`medium` 0.2 s, `hard` 1 s) they are somewhat
-stronger than their measured ratings say. (At a fifth of that, 0.02 s, `medium` fell below `easy`
-in Chicken Foot: it is not the `medium` a player meets.)
+and the games are rated with the same model that rates people (`records.ratings`), every level
+starting as a new player. Rated one after another, the last games would weigh more than the first
+(the order of a tournament's games means nothing), so the fit rates them without the model's drift
+(tau 0) in `ORDERS` shuffled orders and takes the mean of each level's rating and uncertainty.
+
+The searching levels think for `BUDGETS` seconds a decision (the budget of the README's strength
+runs), so that a measurement takes minutes rather than hours: at their own budgets (`medium` 0.2 s,
+`hard` 1 s) they are somewhat stronger than their measured ratings say. (At 0.02 s, `medium` fell
+below `easy` in Chicken Foot: not the `medium` a player meets.)
 """
 
 from __future__ import annotations
 
+import random
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +24,7 @@ from typing import Any
 from core.bots import BOT_LEVELS
 from core.tournament import GameRecord, Job, jobs
 from records.placing import placings
-from records.ratings import NEW, Rating, rate
+from records.ratings import MU, NEW, SIGMA, Rating
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,7 @@ PLANS: dict[str, Plan] = {
     "moon": Plan(3, (("random", "easy", "medium"), ("easy", "medium", "hard"))),
 }
 BUDGETS = {"hard": 0.1, "medium": 0.1}
+ORDERS = 32
 
 
 def plan_jobs(game: str, matches: int, seed: int) -> list[Job]:
@@ -46,21 +52,34 @@ def plan_jobs(game: str, matches: int, seed: int) -> list[Job]:
     return work
 
 
-def fit(game: str, records: Sequence[GameRecord]) -> dict[str, Rating]:
-    """Every level's rating after the games, in order, each level a new player at the start."""
-    ratings = dict.fromkeys(BOT_LEVELS, NEW)
-    for record in records:
-        scores = [round(score * 1000) for score in record.mean_round_scores]
-        places = placings(game, scores, record.winners)
-        after = rate([ratings[level] for level in record.levels], places, [False] * len(record.levels))
-        # A level seated twice at a table would be rated twice; the plans seat each level once.
-        ratings.update(zip(record.levels, after, strict=True))
-    return ratings
+def fit(game: str, records: Sequence[GameRecord], orders: int = ORDERS, seed: int = 0) -> dict[str, Rating]:
+    """Every level's rating from the games: the mean over `orders` shuffled orders of rating them one
+    after another, each level a new player at the start. (The plans seat each level once a game.)"""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(mu=MU, sigma=SIGMA, tau=0.0)
+    games = [(record.levels, placings(game, record.mean_round_scores, record.winners)) for record in records]
+    rng = random.Random(seed)
+    found: dict[str, list[Rating]] = {level: [] for level in BOT_LEVELS}
+    for _ in range(orders):
+        rng.shuffle(games)
+        ratings = {level: model.rating() for level in BOT_LEVELS}
+        for levels, places in games:
+            after = model.rate([[ratings[level]] for level in levels], ranks=list(places))
+            ratings.update((level, team[0]) for level, team in zip(levels, after, strict=True))
+        for level, rating in ratings.items():
+            found[level].append(Rating(rating.mu, rating.sigma))
+    return {
+        level: Rating(statistics.fmean(r.mu for r in ratings), statistics.fmean(r.sigma for r in ratings))
+        if ratings and any(r != NEW for r in ratings)
+        else NEW
+        for level, ratings in found.items()
+    }
 
 
 def measure(
     game: str, matches: int, seed: int, run: Callable[[list[Job]], list[GameRecord]]
-) -> tuple[dict[str, Rating], int]:
-    """The levels' ratings in `game` and the number of games they come from; `run` plays the games."""
+) -> tuple[dict[str, Rating], list[GameRecord]]:
+    """The levels' ratings in `game` and the games they come from; `run` plays the games."""
     records = run(plan_jobs(game, matches, seed))
-    return fit(game, records), len(records)
+    return fit(game, records), records
