@@ -22,8 +22,8 @@ from tui.host import host
 
 WORDS = {
     "private": "private (not listed)",
-    "listed": "listed (your name and ratings)",
-    "public": "public (listed, and your whole record opens)",
+    "listed": "listed (name and ratings)",
+    "public": "public (your record opens)",
 }
 
 
@@ -101,7 +101,11 @@ class LeaderboardScreen(Screen[None]):
                 Text(level_words(self.game, line.rating), style=style),
             )
         notice = self.query_one("#board-notice", Static)
-        notice.update("" if lines else "Nobody is listed in this game yet. p: list yourself")
+        notice.update(
+            "Enter: a player's record, as much of it as they made public"
+            if lines
+            else "Nobody is listed in this game yet. p: list yourself"
+        )
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

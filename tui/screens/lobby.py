@@ -58,7 +58,7 @@ class LobbyScreen(Screen[None]):
         Binding("a", "alone", "Play alone", id="lobby.alone"),
         Binding("l", "load", "Load", id="lobby.load"),
         Binding("w", "watch", "Watch bots", id="lobby.watch"),
-        Binding("b", "leaderboard", "Leaderboard", id="lobby.board"),
+        Binding("b", "leaderboard", "Leaders", tooltip="Leaderboard: the top players by rating", id="lobby.board"),
         Binding("s", "stats", "Statistics", show=False, id="lobby.stats"),
         Binding("r", "refresh", "Refresh", show=False, id="lobby.refresh"),
         Binding("question_mark", "rules", "Rules", key_display="?", show=False, id="lobby.rules"),
