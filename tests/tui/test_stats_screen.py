@@ -4,13 +4,19 @@ and the leaderboard of a served session."""
 
 from __future__ import annotations
 
+import json
 import re
 
+from textual.widgets import DataTable
+
+from net.player_sessions import player_home
 from tests.records.helpers import DAY, START, finished_match, save
 from tests.tui.conftest import human_turn, quick_settings, take_a_turn, wait_until
 from tui.app import DominoesApp
+from tui.lobby_app import LobbyApp
 from tui.preferences import Preferences
 from tui.screens.game_over import GameOverScreen, record_line
+from tui.screens.leaderboard import LeaderboardScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.stats import StatsScreen
 from tui.widgets.chart import Chart
@@ -73,3 +79,31 @@ def test_the_statistics_screen_at_80x24(snap_compare, private_home):
         await pilot.pause()
 
     assert snap_compare(app, run_before=open_stats, terminal_size=(80, 24))
+
+
+async def test_the_lobby_leaderboard_lists_who_chose_to_be_and_opens_what_they_made_public(tmp_path, monkeypatch):
+    server = tmp_path / "server"
+    for day, (name, shown) in enumerate((("ana", "private"), ("bo", "listed"), ("cy", "private"))):
+        home = player_home(server, name)
+        (home / "preferences.json").write_text(json.dumps({"leaderboard": shown}))
+        save(
+            home / "saves", finished_match("moon", 3 + day, ("easy", "hard"), name=name), f"{name}-m", START + day * DAY
+        )
+    monkeypatch.setenv("DOMINOES_HOME", str(server / "players" / "ana"))
+    monkeypatch.setenv("DOMINOES_SERVER_HOME", str(server))
+    monkeypatch.setenv("DOMINOES_SERVED", "1")
+    app = LobbyApp("ana", preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("b")
+        await wait_until(pilot, lambda: isinstance(app.screen, LeaderboardScreen))
+        while app.screen.game != "moon":
+            await pilot.press("right")
+        grid = app.screen.query_one("#board-table", DataTable)
+        await wait_until(pilot, lambda: grid.row_count == 2)
+        rows = [[str(cell) for cell in grid.get_row_at(row)] for row in range(grid.row_count)]
+        assert [(row[0], row[1]) for row in rows] == [("1", "bo"), ("-", "ana")]  # cy is private; ana's own line
+        await pilot.press("enter")  # bo's record: listed, so his ratings alone
+        await wait_until(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.loaded)
+        summary = str(app.screen.query_one("#stats-summary").render())
+        assert summary.splitlines()[-1] == "the rest of this record is not public"
+        assert "best match" not in summary and "wins against" not in summary
