@@ -165,3 +165,22 @@ def test_a_guest_at_a_players_own_screen_does_not_count_on_a_server(tmp_path):
     entry = entry_of(SavedMatch("g1", hot_seat, START, START), owner="ana")
     assert [seat.player for seat in entry.seats] == ["ana", None, None]
     assert entry.why_not == "a second person played at this screen"
+
+
+def test_stats_takes_a_game_and_a_day_and_refuses_a_bad_one(tmp_path, capsys):
+    import json
+    from datetime import datetime
+
+    from cli.main import main
+
+    seeded_saves(tmp_path)
+    day = datetime.fromtimestamp(START + 2 * DAY).strftime("%Y-%m-%d")
+    assert main(["stats", "--dir", str(tmp_path), "--game", "chicken-foot", "--since", day, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    [part] = data["games"]
+    assert part["matches"] == 2 and [point["match"] for point in part["history"]] == ["m2", "m3"]
+    assert part["rated_matches"] == 4  # the rating now comes from every rated match, before the day too
+    assert main(["stats", "--dir", str(tmp_path), "--game", "moon", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == []
+    assert main(["stats", "--since", "last week"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
