@@ -7,6 +7,7 @@ reviewed matches against the first ones, the commonest kind of mistake, the best
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ RECENT = (10, 50)  # the windows of recent matches the accuracy is given over
 FIRST = 10  # the first matches they are compared with
 TREND = 10  # the rating's trend: its change over this many rated matches
 PEOPLE = "people"  # the opponents who are not bots
+ABANDONED_AFTER = 7 * 86_400  # an unfinished match not played for a week is abandoned
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,21 @@ def played(record: Record, player: str, game: str, since: int | None = None) -> 
                 )
             )
         return found
+
+    return record.use(read)
+
+
+def abandoned(record: Record, player: str, game: str, since: int | None = None, now: float | None = None) -> int:
+    """How many of the player's matches of `game` were left unfinished and not played for a week."""
+    before = (time.time() if now is None else now) - ABANDONED_AFTER
+
+    def read(connection: sqlite3.Connection) -> int:
+        row = connection.execute(
+            "SELECT COUNT(*) FROM matches m JOIN seats s USING (match_id) "
+            "WHERE s.player=? AND m.game=? AND m.over=0 AND m.ended<? AND m.ended>=?",
+            (player, game, before, since or 0),
+        ).fetchone()
+        return int(row[0])
 
     return record.use(read)
 
@@ -185,6 +202,7 @@ def game_summary(record: Record, player: str, game: str, since: int | None = Non
         "matches": len(matches),
         "wins": sum(1 for m in matches if m.place == 1),
         "rated": sum(1 for m in matches if m.counts),
+        "abandoned": abandoned(record, player, game, since),
         "by_opponent": by_level,
         "rating": rating_data(game, rating),
         "rated_matches": len(history),

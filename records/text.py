@@ -71,7 +71,9 @@ def match_line(word: str, match: dict[str, Any]) -> str:
 def head_line(part: dict[str, Any]) -> str:
     if part.get("limited"):
         return f"{part['title']}: {plural(part['rated_matches'], 'rated match')}"
-    return f"{part['title']}: {plural(part['matches'], 'match')}, {plural(part['wins'], 'win')} ({part['rated']} rated)"
+    left = f", {part['abandoned']} abandoned" if part.get("abandoned") else ""
+    counts = f"{plural(part['matches'], 'match')}, {plural(part['wins'], 'win')} ({part['rated']} rated{left})"
+    return f"{part['title']}: {counts}"
 
 
 def detail_lines(part: dict[str, Any]) -> list[str]:

@@ -53,6 +53,7 @@ def test_the_record_holds_each_finished_match_with_its_places_and_wins(tmp_path)
     data = summary(record, "you")["games"][0]
     wins = sum(1 for m in matches.values() if 0 in m.state.winners)
     assert (data["matches"], data["wins"], data["rated"]) == (4, wins, 4)
+    assert data["abandoned"] == 1  # the open match, not played since 2025
     assert {row["opponent"]: row["wins"] for row in data["by_opponent"]} == {"easy": wins, "hard": wins}
     assert data["rated_matches"] == 4 and len(data["history"]) == 4
     assert record.sync() == 0  # nothing changed: no save is read again
