@@ -87,6 +87,9 @@ class DominoesApp(App[None]):
             self.open_remote(self.start_remote)
         if self.start_notice:
             self.notify(self.start_notice, severity="warning", timeout=12, markup=False)
+        self.call_after_refresh(self._start_updating_record)  # after the first frame: a start stays quick
+
+    def _start_updating_record(self) -> None:
         self.run_worker(self._update_record, thread=True, group="record", exit_on_error=False)
 
     # -- the record ----------------------------------------------------------------------------------
