@@ -322,6 +322,9 @@ class DominoesApp(App[None]):
                 except SaveError:
                     match_id = None  # no save to keep the review beside
         path = self.store.review_path(match_id) if match_id is not None else None
+        background = self._background_review
+        if background is not None and background.match_id == match_id:
+            background.close()  # the review screen weighs it now, and keeps what it weighs beside the save
         self.push_screen(ReviewScreen(match, match_id, path, seat, start_round))
 
     def play_from(self, match: Match) -> None:
