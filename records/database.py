@@ -93,15 +93,16 @@ class Record:
     """The record at `path`, built from `sources`. Each call opens its own connection, so any
     thread may use it. `notices` collects what the player should be told (a damaged database)."""
 
-    def __init__(self, path: Path, sources: Sequence[Source]) -> None:
+    def __init__(self, path: Path, sources: Sequence[Source], busy_seconds: float = BUSY_SECONDS) -> None:
         self.path = path
+        self.busy_seconds = busy_seconds
         self.sources = list(sources)
         self.notices: list[str] = []
 
     # -- connections ---------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
+        connection = sqlite3.connect(self.path, timeout=self.busy_seconds, isolation_level=None)
         try:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=NORMAL")
@@ -144,9 +145,12 @@ class Record:
         except Outdated:
             self._replace(None)
         except sqlite3.DatabaseError as error:
-            self._replace(error)
-        with self.connection() as connection:
-            return work(connection)
+            self._replace(damage(error))
+        try:
+            with self.connection() as connection:
+                return work(connection)
+        except sqlite3.DatabaseError as error:
+            raise busy(error) from None
 
     def check(self) -> None:
         """Read the whole database once (a damaged one is then rebuilt, and said so)."""
@@ -164,7 +168,10 @@ class Record:
             for suffix in ("", "-wal", "-shm"):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(f"{self.path}{suffix}")
-            self._sync()
+            try:
+                self._sync()
+            except sqlite3.DatabaseError as failure:
+                raise busy(failure) from None
         if error is not None:
             reason = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             self.notices.append(f"the record {self.path.name} was damaged ({reason}); it was rebuilt from the saves")
@@ -187,7 +194,7 @@ class Record:
         except Outdated:
             self._replace(None)
         except sqlite3.DatabaseError as error:
-            self._replace(error)
+            self._replace(damage(error))
         return 0
 
     def rebuild(self) -> int:
@@ -282,6 +289,22 @@ class Record:
 
 class Outdated(Exception):
     """A database made by another version of the schema."""
+
+
+DAMAGE_WORDS = ("not a database", "malformed", "no such table", "no such column", "corrupt")
+
+
+def damage(error: sqlite3.DatabaseError) -> sqlite3.DatabaseError:
+    """`error` if it says the database is damaged; otherwise (locked for longer than a writer waits,
+    a disk that is full or read-only) an OSError in one line: the database is not rebuilt for that."""
+    text = str(error).lower()
+    if isinstance(error, sqlite3.OperationalError) and not any(word in text for word in DAMAGE_WORDS):
+        raise busy(error) from None
+    return error
+
+
+def busy(error: sqlite3.DatabaseError) -> OSError:
+    return OSError(0, f"the record cannot be read or written now ({str(error).splitlines()[0][:120]})")
 
 
 def write_changes(

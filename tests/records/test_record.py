@@ -185,3 +185,23 @@ def test_stats_takes_a_game_and_a_day_and_refuses_a_bad_one(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["games"] == []
     assert main(["stats", "--since", "last week"]) == 2
     assert capsys.readouterr().err.strip().count("\n") == 0
+
+
+def test_a_database_another_process_keeps_locked_is_waited_for_not_rebuilt(tmp_path):
+    import sqlite3
+
+    import pytest
+
+    seeded_saves(tmp_path)
+    record_in(tmp_path).sync()
+    built = record_in(tmp_path).dump()
+    save(tmp_path / "saves", finished_match("chicken-foot", 11, LEVELS), "later", START + 9 * DAY)
+    holder = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another writer, for longer than this one waits
+    waiting = Record(tmp_path / FILE_NAME, local_sources(tmp_path), busy_seconds=0.2)
+    with pytest.raises(OSError, match="cannot be read or written now"):
+        waiting.sync()
+    holder.execute("ROLLBACK")
+    holder.close()
+    assert waiting.notices == [] and record_in(tmp_path).dump() == built  # untouched, not rebuilt
+    assert waiting.sync() == 1
