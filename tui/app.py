@@ -115,15 +115,17 @@ class DominoesApp(App[None]):
 
     def _record_match(self, match: Match, match_id: str, screen: Any) -> None:
         """A match just ended: into the record (the game-over screen shows the rating change), then,
-        unless the player turned it off, its review for the people at it weighed at a low priority
-        and its accuracy into the record too."""
+        unless the player turned it off (or it was a lesson), its review for the people at it weighed
+        at a low priority and its accuracy into the record too."""
         from records.accuracy import STANDARD
+        from records.eligibility import deals_from_seed
         from tui.record_tasks import match_results
         from tui.review_session import ReviewSession
         from workers.review_pool import ReviewError
 
         names = [match.seats[seat].name for seat in match.humans]
-        review = self.preferences.review_after_match and bool(names)
+        # A lesson's moves are the lesson's: its accuracy would say nothing of the player's.
+        review = self.preferences.review_after_match and bool(names) and deals_from_seed(match)
         results, notices = match_results(match_id, names, self.served_player)
         for notice in notices:
             self.call_from_thread(self.notify, notice, severity="warning", timeout=10, markup=False)

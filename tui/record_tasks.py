@@ -54,9 +54,10 @@ def match_results(
     notices = bring_up_to_date(served_player)
     record = my_record(served_player)
     found = []
+    if served_player is not None:
+        names = [served_player]  # a served session is its player's alone
     for name in names:
-        key = player_key(served_player) if served_player is not None else player_key(name)
-        result = match_result(record, match_id, key)
+        result = match_result(record, match_id, player_key(name))
         if result is not None:
             found.append((name, result))
     return found, notices
