@@ -157,8 +157,9 @@ def total_series(names: list[str] | tuple[str, ...], round_scores: Any) -> list[
 
 
 def record_line(name: str, result: dict[str, Any], named: bool, weighing: bool) -> str:
-    """ "Rating 1624 ± 210 (+38), about medium · accuracy this match: 0.42 points a decision (your
-    average 0.61)"; with `named`, the player's name first (more than one person played here)."""
+    """ "Rating 1624 ± 210 (+38), about medium", and under it "accuracy this match: 0.42 points a
+    decision (your average 0.61)"; with `named` (more than one person played here), one line each,
+    the player's name first."""
     if result["rated"]:
         before, after = result["before"], result["after"]
         change = after["shown"] - before["shown"]
