@@ -33,7 +33,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from cli.parallel import map_in_processes
     from core.tournament import GameRecord, play_data
-    from records.measure import BUDGETS, PLANS, measure
+    from records.measure import MOON_HARD_WORLDS, PLANS, WORLDS, measure
     from records.ratings import BOT_RATINGS
 
     if args.matches < 1 or args.jobs < 1:
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             "command": f"{PROG} rate-bots --game {game} --matches {args.matches} --seed {args.seed}",
             "players": plan.players,
             "lineups": [list(lineup) for lineup in plan.lineups],
-            "budgets_s": BUDGETS,
+            "worlds": WORLDS | ({"hard": MOON_HARD_WORLDS} if game == "moon" else {}),
             "games": count,
             "seconds": round(seconds, 1),
         }

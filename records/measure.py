@@ -7,10 +7,13 @@ starting as a new player. Rated one after another, the last games would weigh mo
 (the order of a tournament's games means nothing), so the fit rates them without the model's drift
 (tau 0) in `ORDERS` shuffled orders and takes the mean of each level's rating and uncertainty.
 
-The searching levels think for `BUDGETS` seconds a decision (the budget of the README's strength
-runs), so that a measurement takes minutes rather than hours: at their own budgets (`medium` 0.2 s,
-`hard` 1 s) they are somewhat stronger than their measured ratings say. (At 0.02 s, `medium` fell
-below `easy` in Chicken Foot: not the `medium` a player meets.)
+The searching levels weigh a fixed number of imagined deals a decision (`WORLDS`, those of the
+quick strength tests, under a budget they never reach), so a measurement is the same on any
+machine however busy, and takes minutes: with time budgets, a shared machine's load starved the
+searching bots (at 0.1 s a decision on a loaded machine, `medium` and `hard` came out no better
+than `easy` in Chicken Foot). At their own budgets (`medium` 0.2 s, `hard` 1 s, far more deals)
+they are stronger than their measured ratings say, so a player "about hard" is about the measured
+`hard`, a little weaker than the one met in play.
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ PLANS: dict[str, Plan] = {
     "doubles": Plan(4, (("random", "easy", "medium", "hard"),)),
     "moon": Plan(3, (("random", "easy", "medium"), ("easy", "medium", "hard"))),
 }
-BUDGETS = {"hard": 0.1, "medium": 0.1}
+WORLDS = {"medium": 8, "hard": 40}  # imagined deals a decision (the strength tests'; hard's Moon deals: 20)
+MOON_HARD_WORLDS = 20
+BUDGETS = {"hard": 60.0, "medium": 60.0}  # seconds: never reached, so the deals decide
 ORDERS = 32
 
 
@@ -48,7 +53,10 @@ def plan_jobs(game: str, matches: int, seed: int) -> list[Job]:
     plan = PLANS[game]
     work: list[Job] = []
     for number, levels in enumerate(plan.lineups):
-        work += jobs(game, plan.players, dict(plan.options), levels, matches, seed + 1000 * number, BUDGETS)
+        worlds = {level: count for level, count in WORLDS.items() if level in levels}
+        if game == "moon" and "hard" in worlds:
+            worlds["hard"] = MOON_HARD_WORLDS
+        work += jobs(game, plan.players, dict(plan.options), levels, matches, seed + 1000 * number, BUDGETS, worlds)
     return work
 
 
