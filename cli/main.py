@@ -23,6 +23,7 @@ from cli import (
     ssh_commands,
     stats_command,
     tournament_command,
+    verify_command,
     web_invite_command,
 )
 from cli.output import CLOSED_PIPE_STATUS, discard_output
@@ -31,6 +32,7 @@ from cli.usage import PROG, ArgumentParser, UsageError
 # Every command module: `add_parser(commands)` adds its parser(s), `run(args)` runs it.
 COMMANDS = (
     saves_command,
+    verify_command,
     review_command,
     stats_command,
     simulate_command,
