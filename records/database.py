@@ -6,6 +6,16 @@ review's) is loaded, as the game loads it, and its entry (`records.entry`) writt
 gone is dropped; the ratings of each game touched are worked out again, in the order the matches
 ended, with openskill (`records.ratings`). `rebuild` makes it all afresh from the saves.
 
+The same match can be in several folders: a player who joins a table keeps a copy of the finished
+match in their own saves, under the table's id, so on a server the table's save and each seated
+player's copy hold it, and a served player's own record sees the table's and their own. Each
+folder's save has its row (`matches` is keyed by source and id), and `recompute` picks the match's
+own: the row from a folder whose names are the players' (the server's tables, or one's own machine)
+before a player's folder, where only the folder's player is vouched for. Another row of the same id
+and first deal whose persons all sit, as the same players in the same seats, in the chosen one is a
+copy of it (`same_as`): it is neither shown nor rated again, and lends only its review (a copy's
+review, beside it in the player's folder, gives that seat's accuracy: `seats.reviewed_in`).
+
 Several processes may write at once (a server's sessions): the database is in WAL mode, each
 sync writes in one transaction (`BEGIN IMMEDIATE`, which waits for another writer rather than
 failing), and writing the same save twice gives the same rows. A database that cannot be read
@@ -36,7 +46,7 @@ from saves.json_file import load_json_file
 from saves.store import SaveStore
 
 FILE_NAME = "record.sqlite"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: a row per folder that holds a match, and which of them is the match's
 BUSY_SECONDS = 30.0  # how long a writer waits for another to finish
 MAX_PREFERENCES = 64 * 1024
 Result = TypeVar("Result")
@@ -46,20 +56,23 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     source TEXT NOT NULL, match_id TEXT NOT NULL, signature TEXT NOT NULL, PRIMARY KEY (source, match_id));
 CREATE TABLE IF NOT EXISTS matches (
-    match_id TEXT PRIMARY KEY, source TEXT NOT NULL, game TEXT NOT NULL, players INTEGER NOT NULL,
-    created INTEGER NOT NULL, ended INTEGER NOT NULL, over INTEGER NOT NULL, rounds INTEGER NOT NULL,
-    why_not TEXT, deal_key TEXT NOT NULL, counts INTEGER NOT NULL DEFAULT 0, excluded TEXT);
+    match_id TEXT NOT NULL, source TEXT NOT NULL, owned INTEGER NOT NULL, game TEXT NOT NULL,
+    players INTEGER NOT NULL, created INTEGER NOT NULL, ended INTEGER NOT NULL, over INTEGER NOT NULL,
+    rounds INTEGER NOT NULL, why_not TEXT, deal_key TEXT NOT NULL, same_as TEXT,
+    counts INTEGER NOT NULL DEFAULT 0, excluded TEXT, PRIMARY KEY (source, match_id));
 CREATE INDEX IF NOT EXISTS matches_game ON matches (game, ended);
+CREATE INDEX IF NOT EXISTS matches_id ON matches (match_id);
 CREATE TABLE IF NOT EXISTS seats (
-    match_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, level TEXT,
-    player TEXT, place INTEGER, score INTEGER NOT NULL, PRIMARY KEY (match_id, seat));
+    match_id TEXT NOT NULL, source TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,
+    kind TEXT NOT NULL, level TEXT, player TEXT, place INTEGER, score INTEGER NOT NULL, reviewed_in TEXT,
+    PRIMARY KEY (source, match_id, seat));
 CREATE INDEX IF NOT EXISTS seats_player ON seats (player);
 CREATE TABLE IF NOT EXISTS accuracy (
-    match_id TEXT NOT NULL, seat INTEGER NOT NULL, decisions INTEGER NOT NULL, mean_loss REAL NOT NULL,
-    PRIMARY KEY (match_id, seat));
+    match_id TEXT NOT NULL, source TEXT NOT NULL, seat INTEGER NOT NULL, decisions INTEGER NOT NULL,
+    mean_loss REAL NOT NULL, PRIMARY KEY (source, match_id, seat));
 CREATE TABLE IF NOT EXISTS verdicts (
-    match_id TEXT NOT NULL, seat INTEGER NOT NULL, verdict TEXT NOT NULL, kind TEXT NOT NULL,
-    count INTEGER NOT NULL, PRIMARY KEY (match_id, seat, verdict, kind));
+    match_id TEXT NOT NULL, source TEXT NOT NULL, seat INTEGER NOT NULL, verdict TEXT NOT NULL,
+    kind TEXT NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (source, match_id, seat, verdict, kind));
 CREATE TABLE IF NOT EXISTS ratings (
     match_id TEXT NOT NULL, player TEXT NOT NULL, game TEXT NOT NULL, ended INTEGER NOT NULL,
     mu_before REAL NOT NULL, sigma_before REAL NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
@@ -67,6 +80,9 @@ CREATE TABLE IF NOT EXISTS ratings (
 CREATE INDEX IF NOT EXISTS ratings_player ON ratings (player, game, ended);
 CREATE TABLE IF NOT EXISTS players (player TEXT PRIMARY KEY, visibility TEXT NOT NULL);
 """
+# A match's own rows: `matches` rows that are not another folder's copy of it (`same_as`), and
+# their seats, joined on both keys (the queries of `records.summary` and `records.leaderboard`).
+MATCH_SEATS = "matches m JOIN seats s ON s.source = m.source AND s.match_id = m.match_id"
 TABLES = ("files", "matches", "seats", "accuracy", "verdicts", "ratings", "players")
 
 
@@ -323,24 +339,26 @@ def write_changes(
         if entry is None:
             continue
         games.add(entry.game)
+        owned = int(item.scanned.source.owner is not None)
         connection.execute(
-            "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL)",
-            (match_id, label, entry.game, entry.players, entry.created, entry.updated, int(entry.over), entry.rounds)
-            + (entry.why_not, entry.deal_key),
+            "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 0, NULL)",
+            (match_id, label, owned, entry.game, entry.players, entry.created, entry.updated, int(entry.over))
+            + (entry.rounds, entry.why_not, entry.deal_key),
         )
         for seat in entry.seats:
             connection.execute(
-                "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (match_id, seat.seat, seat.name, seat.kind, seat.level, seat.player, seat.place, seat.score),
+                "INSERT OR REPLACE INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                (match_id, label, seat.seat, seat.name, seat.kind, seat.level, seat.player, seat.place, seat.score),
             )
         for seat, accuracy in item.accuracy.items():
             connection.execute(
-                "INSERT OR REPLACE INTO accuracy VALUES (?, ?, ?, ?)",
-                (match_id, seat, accuracy.decisions, accuracy.mean_loss),
+                "INSERT OR REPLACE INTO accuracy VALUES (?, ?, ?, ?, ?)",
+                (match_id, label, seat, accuracy.decisions, accuracy.mean_loss),
             )
             for (verdict, kind), count in accuracy.verdicts.items():
                 connection.execute(
-                    "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?)", (match_id, seat, verdict, kind, count)
+                    "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, label, seat, verdict, kind, count),
                 )
     return games
 
@@ -349,33 +367,43 @@ def _drop(connection: sqlite3.Connection, label: str, match_id: str) -> set[str]
     row = connection.execute("SELECT game FROM matches WHERE match_id=? AND source=?", (match_id, label)).fetchone()
     if row is None:
         return set()
-    for table in ("matches", "seats", "accuracy", "verdicts", "ratings"):
-        connection.execute(f"DELETE FROM {table} WHERE match_id=?", (match_id,))
-    return {row[0]}
+    for table in ("matches", "seats", "accuracy", "verdicts"):
+        connection.execute(f"DELETE FROM {table} WHERE match_id=? AND source=?", (match_id, label))
+    return {row[0]}  # the game's ratings are worked out again (`recompute`)
 
 
 def recompute(connection: sqlite3.Connection, game: str) -> None:
-    """Which of the game's matches count (the first of each deal: a copy or a branch does not),
-    and every rating, match by match in the order they ended."""
+    """Which row of each match is its own (`choose_rows`), which of the game's matches count (the
+    first of each deal: a copy or a branch does not), and every rating, match by match in the order
+    they ended."""
+    choose_rows(connection, game)
     originals: dict[str, str] = {}
     rows = connection.execute(
-        "SELECT match_id, deal_key, why_not, over FROM matches WHERE game=? ORDER BY created, match_id", (game,)
+        "SELECT source, match_id, deal_key, why_not, over, same_as FROM matches WHERE game=? "
+        "ORDER BY created, match_id, owned, source",
+        (game,),
     ).fetchall()
-    for match_id, deal_key, why_not, over in rows:
-        first = originals.setdefault(deal_key, match_id)
-        excluded = why_not if first == match_id else f"a copy of match {first}, or played on from it"
+    for source, match_id, deal_key, why_not, over, same_as in rows:
+        if same_as is not None:
+            excluded = f"the same match as the one in {same_as}"
+        else:
+            first = originals.setdefault(deal_key, match_id)
+            excluded = why_not if first == match_id else f"a copy of match {first}, or played on from it"
         counts = bool(over) and excluded is None
         connection.execute(
-            "UPDATE matches SET counts=?, excluded=? WHERE match_id=?", (int(counts), excluded, match_id)
+            "UPDATE matches SET counts=?, excluded=? WHERE source=? AND match_id=?",
+            (int(counts), excluded, source, match_id),
         )
     connection.execute("DELETE FROM ratings WHERE game=?", (game,))
     current: dict[str, Rating] = {}
     counted = connection.execute(
-        "SELECT match_id, ended FROM matches WHERE game=? AND counts=1 ORDER BY ended, match_id", (game,)
+        "SELECT source, match_id, ended FROM matches WHERE game=? AND counts=1 ORDER BY ended, match_id, source",
+        (game,),
     ).fetchall()
-    for match_id, ended in counted:
+    for source, match_id, ended in counted:
         seats = connection.execute(
-            "SELECT kind, level, player, place FROM seats WHERE match_id=? ORDER BY seat", (match_id,)
+            "SELECT kind, level, player, place FROM seats WHERE source=? AND match_id=? ORDER BY seat",
+            (source, match_id),
         ).fetchall()
         before = [
             bot_rating(game, level) if kind == "bot" else current.get(player, NEW) for kind, level, player, _ in seats
@@ -390,3 +418,54 @@ def recompute(connection: sqlite3.Connection, game: str) -> None:
                 "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (match_id, player, game, ended, old.mu, old.sigma, new.mu, new.sigma),
             )
+
+
+def choose_rows(connection: sqlite3.Connection, game: str) -> None:
+    """Of the rows of each match id of `game` (one a folder that holds it), mark each that is a copy
+    of a better one (`same_as`: the same first deal, and its persons seated as the same players in
+    the chosen one, which comes from a folder whose names are the players' before a player's own);
+    and for each person's seat of a chosen row, the row whose review gives its accuracy (its own
+    first, else a copy's)."""
+    rows = connection.execute(
+        "SELECT match_id, source, deal_key FROM matches WHERE game=? ORDER BY match_id, owned, source", (game,)
+    ).fetchall()
+    persons: dict[tuple[str, str], set[tuple[int, str]]] = {}
+    for match_id, source, seat, player in connection.execute(
+        "SELECT s.match_id, s.source, s.seat, s.player FROM seats s JOIN matches m "
+        "ON m.source = s.source AND m.match_id = s.match_id WHERE m.game=? AND s.player IS NOT NULL",
+        (game,),
+    ):
+        persons.setdefault((source, match_id), set()).add((seat, player))
+    reviewed: dict[tuple[str, str], set[int]] = {}
+    for match_id, source, seat in connection.execute(
+        "SELECT a.match_id, a.source, a.seat FROM accuracy a JOIN matches m "
+        "ON m.source = a.source AND m.match_id = a.match_id WHERE m.game=?",
+        (game,),
+    ):
+        reviewed.setdefault((source, match_id), set()).add(seat)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for match_id, source, deal_key in rows:
+        groups.setdefault(match_id, []).append((source, deal_key))
+    for match_id, held in groups.items():
+        chosen: list[tuple[str, str]] = []
+        for source, deal_key in held:
+            mine = persons.get((source, match_id), set())
+            same = next(
+                (
+                    better
+                    for better, key in chosen
+                    if key == deal_key and mine <= persons.get((better, match_id), set())
+                ),
+                None,
+            )
+            if same is None:
+                chosen.append((source, deal_key))
+            connection.execute("UPDATE matches SET same_as=? WHERE source=? AND match_id=?", (same, source, match_id))
+        for source, deal_key in chosen:
+            lenders = [source] + [other for other, key in held if key == deal_key and other != source]
+            for seat, _player in persons.get((source, match_id), set()):
+                lender = next((other for other in lenders if seat in reviewed.get((other, match_id), set())), None)
+                connection.execute(
+                    "UPDATE seats SET reviewed_in=? WHERE source=? AND match_id=? AND seat=?",
+                    (lender, source, match_id, seat),
+                )

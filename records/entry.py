@@ -10,7 +10,10 @@ from records.eligibility import counts_for_rating, first_deal_key
 from records.placing import placings
 from saves.record import SavedMatch
 
-GUEST = "a second person played at this screen"
+# Why a match in a player's own folder with another person at it does not count: anyone can type any
+# name at their own screen; only a table's save (the server's, or one's own machine's) vouches for
+# its players' names.
+GUEST = "another person played whom no table's save vouches for"
 
 
 def player_key(name: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from core.bots import BOT_LEVELS
 from core.registry import GAME_NAMES, GAME_TITLES
 from records.accuracy import flawed_verdicts
-from records.database import Record
+from records.database import MATCH_SEATS, Record
 from records.ratings import NEW, Rating, level_words
 
 RECENT = (10, 50)  # the windows of recent matches the accuracy is given over
@@ -46,8 +46,8 @@ def known_players(record: Record) -> list[tuple[str, str, int]]:
 
     def read(connection: sqlite3.Connection) -> list[tuple[str, str, int]]:
         rows = connection.execute(
-            "SELECT s.player, s.name, m.ended FROM seats s JOIN matches m USING (match_id) "
-            "WHERE s.player IS NOT NULL AND m.over=1 ORDER BY m.ended, m.match_id"
+            f"SELECT s.player, s.name, m.ended FROM {MATCH_SEATS} "
+            "WHERE s.player IS NOT NULL AND m.over=1 AND m.same_as IS NULL ORDER BY m.ended, m.match_id"
         ).fetchall()
         names: dict[str, str] = {}
         counts: Counter[str] = Counter()
@@ -64,16 +64,18 @@ def played(record: Record, player: str, game: str, since: int | None = None) -> 
 
     def read(connection: sqlite3.Connection) -> list[PlayedMatch]:
         rows = connection.execute(
-            "SELECT m.match_id, m.ended, m.players, s.place, s.score, s.seat, m.counts, m.excluded, "
-            "a.mean_loss, a.decisions FROM matches m JOIN seats s USING (match_id) "
-            "LEFT JOIN accuracy a ON a.match_id = m.match_id AND a.seat = s.seat "
-            "WHERE s.player=? AND m.game=? AND m.over=1 AND m.ended>=? ORDER BY m.ended, m.match_id",
+            "SELECT m.match_id, m.source, m.ended, m.players, s.place, s.score, s.seat, m.counts, m.excluded, "
+            f"a.mean_loss, a.decisions FROM {MATCH_SEATS} "
+            "LEFT JOIN accuracy a ON a.source = s.reviewed_in AND a.match_id = s.match_id AND a.seat = s.seat "
+            "WHERE s.player=? AND m.game=? AND m.over=1 AND m.same_as IS NULL AND m.ended>=? "
+            "ORDER BY m.ended, m.match_id, m.source",
             (player, game, since or 0),
         ).fetchall()
         found = []
-        for match_id, ended, players, place, score, seat, counts, excluded, loss, decisions in rows:
+        for match_id, source, ended, players, place, score, seat, counts, excluded, loss, decisions in rows:
             others = connection.execute(
-                "SELECT kind, level FROM seats WHERE match_id=? AND seat<>? ORDER BY seat", (match_id, seat)
+                "SELECT kind, level FROM seats WHERE source=? AND match_id=? AND seat<>? ORDER BY seat",
+                (source, match_id, seat),
             ).fetchall()
             opponents = tuple(level if kind == "bot" else PEOPLE for kind, level in others)
             found.append(
@@ -92,8 +94,8 @@ def abandoned(record: Record, player: str, game: str, since: int | None = None, 
 
     def read(connection: sqlite3.Connection) -> int:
         row = connection.execute(
-            "SELECT COUNT(*) FROM matches m JOIN seats s USING (match_id) "
-            "WHERE s.player=? AND m.game=? AND m.over=0 AND m.ended<? AND m.ended>=?",
+            f"SELECT COUNT(*) FROM {MATCH_SEATS} "
+            "WHERE s.player=? AND m.game=? AND m.over=0 AND m.same_as IS NULL AND m.ended<? AND m.ended>=?",
             (player, game, before, since or 0),
         ).fetchone()
         return int(row[0])
@@ -121,8 +123,9 @@ def mistakes(record: Record, player: str, game: str, since: int | None = None) -
 
     def read(connection: sqlite3.Connection) -> Counter[tuple[str, str]]:
         rows = connection.execute(
-            "SELECT v.verdict, v.kind, SUM(v.count) FROM verdicts v JOIN seats s USING (match_id, seat) "
-            "JOIN matches m USING (match_id) WHERE s.player=? AND m.game=? AND m.ended>=? GROUP BY v.verdict, v.kind",
+            f"SELECT v.verdict, v.kind, SUM(v.count) FROM {MATCH_SEATS} JOIN verdicts v "
+            "ON v.source = s.reviewed_in AND v.match_id = s.match_id AND v.seat = s.seat "
+            "WHERE s.player=? AND m.game=? AND m.same_as IS NULL AND m.ended>=? GROUP BY v.verdict, v.kind",
             (player, game, since or 0),
         ).fetchall()
         return Counter({(verdict, kind): count for verdict, kind, count in rows if verdict in flawed})
@@ -248,7 +251,7 @@ def match_result(record: Record, match_id: str, player: str) -> dict[str, Any] |
     and their accuracy in it against their average in the game's other reviewed matches."""
 
     def game_of(connection: sqlite3.Connection) -> str | None:
-        row = connection.execute("SELECT game FROM matches WHERE match_id=?", (match_id,)).fetchone()
+        row = connection.execute("SELECT game FROM matches WHERE match_id=? LIMIT 1", (match_id,)).fetchone()
         return row[0] if row else None
 
     game = record.use(game_of)

@@ -118,14 +118,14 @@ class DominoesApp(App[None]):
         unless the player turned it off (or it was a lesson), its review for the people at it weighed
         at a low priority and its accuracy into the record too."""
         from records.accuracy import STANDARD
-        from records.eligibility import deals_from_seed
+        from records.eligibility import deals_from_chance
         from tui.record_tasks import match_results
         from tui.review_session import ReviewSession
         from workers.review_pool import ReviewError
 
         names = [match.seats[seat].name for seat in match.humans]
         # A lesson's moves are the lesson's: its accuracy would say nothing of the player's.
-        review = self.preferences.review_after_match and bool(names) and deals_from_seed(match)
+        review = self.preferences.review_after_match and bool(names) and deals_from_chance(match)
         results, notices = match_results(match_id, names, self.served_player)
         for notice in notices:
             self.call_from_thread(self.notify, notice, severity="warning", timeout=10, markup=False)

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
 from pathlib import Path
 
 from core import Match, Seat
 from core.bots import get_bot
-from core.simulation import seat_rng
+from core.chance import SECRET_BYTES
 from saves import SavedMatch, SaveStore
 
 DAY = 86_400
 START = 1_764_400_000  # 2025-11-29
 
 
-def finished_match(game: str, seed: int, levels: tuple[str, ...], you: int = 0, name: str = "You") -> Match:
-    """A match of `game` with a person in seat `you` and bots of `levels` in the others, every seat
+def secret_of(number: int) -> bytes:
+    """A match's secret, the same for the same number (in play it comes from the operating system)."""
+    return hashlib.sha256(f"record test {number}".encode()).digest()[:SECRET_BYTES]
+
+
+def finished_match(
+    game: str, seed: int, levels: tuple[str, ...], you: int = 0, name: str = "You", chosen: bool = False
+) -> Match:
+    """A match of `game` with a person in seat `you` and bots of `levels` in the others, dealt from
+    the secret `secret_of(seed)` (or, `chosen`, from the seed itself, as a practice match), every seat
     played by the easy bot's rules to the end (the seats' levels are who sat there, for the record)."""
     seats = []
     others = iter(levels)
@@ -24,14 +34,17 @@ def finished_match(game: str, seed: int, levels: tuple[str, ...], you: int = 0, 
         else:
             level = next(others)
             seats.append(Seat(f"{level} {seat + 1}", "bot", level))
-    match = Match(game, len(seats), {"rounds": 1} if game == "chicken-foot" else {}, seats, seed)
-    return play_to_end(match)
+    options = {"rounds": 1} if game == "chicken-foot" else {}
+    if chosen:
+        return play_to_end(Match(game, len(seats), options, seats, seed))
+    return play_to_end(Match(game, len(seats), options, seats, None, secret=secret_of(seed)))
 
 
 def play_to_end(match: Match) -> Match:
     """Every seat played by the easy bot's rules until the match is over."""
     bot = get_bot("easy")
-    rngs = [seat_rng(match.seed, seat) for seat in range(match.players)]
+    chance = match.seed if match.secret is None else match.secret.hex()
+    rngs = [random.Random(f"{chance}:bot:{seat}") for seat in range(match.players)]
     while not match.state.over:
         state = match.state
         if state.chance:

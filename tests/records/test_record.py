@@ -15,7 +15,7 @@ from records.eligibility import counts_for_rating
 from records.sources import local_sources
 from records.summary import played, summary
 from saves import SavedMatch, SaveStore
-from tests.records.helpers import DAY, START, finished_match, play_to_end, save
+from tests.records.helpers import DAY, START, finished_match, play_to_end, save, secret_of
 
 LEVELS = ("easy", "hard")
 
@@ -33,7 +33,8 @@ def seeded_saves(home: Path) -> dict[str, Match]:
         match = finished_match("chicken-foot", seed, LEVELS)
         save(saves, match, f"m{number}", START + number * DAY)
         matches[f"m{number}"] = match
-    unfinished = Match("chicken-foot", 3, {"rounds": 1}, finished_match("chicken-foot", 9, LEVELS).seats, 9)
+    seats = finished_match("chicken-foot", 9, LEVELS).seats
+    unfinished = Match("chicken-foot", 3, {"rounds": 1}, seats, None, secret=secret_of(9))
     unfinished.deal()
     save(saves, unfinished, "open", START + 5 * DAY)
     return matches
@@ -59,13 +60,13 @@ def test_the_record_holds_each_finished_match_with_its_places_and_wins(tmp_path)
     assert record.sync() == 0  # nothing changed: no save is read again
 
 
-def test_lessons_copies_and_chosen_seeds_do_not_count(tmp_path):
+def test_lessons_copies_seeds_and_undone_rounds_do_not_count(tmp_path):
     match = finished_match("chicken-foot", 3, LEVELS)
     saves = tmp_path / "saves"
     save(saves, match, "original", START)
     save(saves, match, "copy", START + DAY)  # the same deals saved again: a copy, or played on from it
-    stacked = Match("chicken-foot", 3, {"rounds": 1}, match.seats, 3)
-    stacked.apply(stacked.game.deal(stacked.state, random.Random(99)))  # a deal the seed does not give
+    stacked = Match("chicken-foot", 3, {"rounds": 1}, match.seats, None, secret=secret_of(3))
+    stacked.apply(stacked.game.deal(stacked.state, random.Random(99)))  # a deal the secret does not give
     save(saves, play_to_end(stacked), "stacked", START + 2 * DAY)
     record = record_in(tmp_path)
     record.sync()
@@ -73,13 +74,19 @@ def test_lessons_copies_and_chosen_seeds_do_not_count(tmp_path):
     assert why["original"] == (True, None)
     assert why["copy"] == (False, "a copy of match original, or played on from it")
     assert why["stacked"] == (False, "a lesson or a stacked deal")
-    # What the match records of itself (issue 23's facts) is read in one place:
-    chosen = finished_match("chicken-foot", 3, LEVELS)
-    chosen.seed_chosen = True  # type: ignore[attr-defined]
-    assert counts_for_rating(chosen) == "its seed was chosen"
-    undone = finished_match("chicken-foot", 3, LEVELS)
-    undone.undid_revealed_round = True  # type: ignore[attr-defined]
-    assert counts_for_rating(undone) == "a revealed round was undone"
+    # A practice match dealt from a seed (anyone who knows it knows every deal), and one whose
+    # revealed round was undone, saved and read back as the save keeps them:
+    save(saves, finished_match("chicken-foot", 4, LEVELS, chosen=True), "practice", START + 3 * DAY)
+    undone = finished_match("chicken-foot", 5, LEVELS)
+    assert undone.undo()  # with one person at the table, undo may go back into the round that was shown
+    play_to_end(undone)
+    assert undone.undid_revealed_round and undone.state.over
+    save(saves, undone, "undone", START + 4 * DAY)
+    record.sync()
+    why = {m.match_id: (m.counts, m.excluded) for m in played(record, "you", "chicken-foot")}
+    assert why["practice"] == (False, "dealt from a seed")
+    assert why["undone"] == (False, "a revealed round was undone")
+    assert why["original"] == (True, None)
     bots = Match("chicken-foot", 2, {"rounds": 1}, [Seat("a", "bot", "easy"), Seat("b", "bot", "easy")], 1)
     assert counts_for_rating(bots) == "not finished"
 
@@ -162,10 +169,10 @@ def test_a_guest_at_a_players_own_screen_does_not_count_on_a_server(tmp_path):
 
     match = finished_match("chicken-foot", 3, LEVELS)
     seats = (Seat("ana"), Seat("someone"), Seat("easy 3", "bot", "easy"))
-    hot_seat = Match("chicken-foot", 3, {"rounds": 1}, seats, 3, match.events)
+    hot_seat = Match("chicken-foot", 3, {"rounds": 1}, seats, None, match.events, secret=secret_of(3))
     entry = entry_of(SavedMatch("g1", hot_seat, START, START), owner="ana")
     assert [seat.player for seat in entry.seats] == ["ana", None, None]
-    assert entry.why_not == "a second person played at this screen"
+    assert entry.why_not == "another person played whom no table's save vouches for"
 
 
 def test_stats_takes_a_game_and_a_day_and_refuses_a_bad_one(tmp_path, capsys):
