@@ -16,6 +16,8 @@ from tui.screens.title import TitleScreen
 from tui.settings import MatchSettings
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from core import Match
     from net.client import TableClient
     from saves import Autosave, Loaded, SaveStore
@@ -113,17 +115,34 @@ class DominoesApp(App[None]):
         served, preferred = self.served_player, self.preferences.names[0]
         self.push_screen(StatsScreen(lambda: own_statistics(served, preferred)))
 
-    def _record_match(self, match: Match, match_id: str, screen: Any) -> None:
+    def on_game_over_screen_copy_kept(self, message: Any) -> None:
+        """A joined table's match is over and kept in this player's saves: into their record, with
+        the review of their seat alone (the other seats are other people's)."""
+
+        def record_copy() -> None:
+            from saves import SaveError
+
+            try:
+                match = self.store.load(message.match_id).record.match
+            except SaveError:
+                return
+            self._record_match(match, message.match_id, message.screen, (message.seat,))
+
+        self.run_worker(record_copy, thread=True, group="record-match", exit_on_error=False)
+
+    def _record_match(self, match: Match, match_id: str, screen: Any, seats: Sequence[int] | None = None) -> None:
         """A match just ended: into the record (the game-over screen shows the rating change), then,
-        unless the player turned it off (or it was a lesson), its review for the people at it weighed
-        at a low priority and its accuracy into the record too."""
+        unless the player turned it off (or it was a lesson), its review for the people at it
+        (`seats`, by default every human's) weighed at a low priority and its accuracy into the
+        record too."""
         from records.accuracy import STANDARD
         from records.eligibility import deals_from_chance
         from tui.record_tasks import match_results
         from tui.review_session import ReviewSession
         from workers.review_pool import ReviewError
 
-        names = [match.seats[seat].name for seat in match.humans]
+        seats = tuple(match.humans if seats is None else seats)
+        names = [match.seats[seat].name for seat in seats]
         # A lesson's moves are the lesson's: its accuracy would say nothing of the player's.
         review = self.preferences.review_after_match and bool(names) and deals_from_chance(match)
         results, notices = match_results(match_id, names, self.served_player)
@@ -133,7 +152,7 @@ class DominoesApp(App[None]):
         if not review:
             return
         session = ReviewSession(
-            match, match_id, self.store.review_path(match_id), STANDARD, match.humans, 1, BACKGROUND_NICENESS
+            match, match_id, self.store.review_path(match_id), STANDARD, seats, 1, BACKGROUND_NICENESS
         )
         self._background_review = session
         try:

@@ -6,12 +6,14 @@ a new match."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -66,8 +68,18 @@ class GameOverScreen(Screen[str]):
         Binding("g", "chart", "Chart", tooltip="The totals round by round, as a chart (or the table)", id="over.chart"),
     ]
 
+    @dataclass
+    class CopyKept(Message):
+        """A joined table's finished match was kept in this player's saves as `match_id` (`seat` is
+        theirs): the app puts it into the player's record, and shows the rating change here."""
+
+        screen: GameOverScreen
+        match_id: str
+        seat: int
+
     def __init__(self, table: Match | TableModel) -> None:
         super().__init__()
+        self._copy_told = False
         self.table = as_table(table)
         self.view = self.table.view()
         self.match: Match | None = getattr(self.table, "match", None)  # a rematch needs the whole match
@@ -128,12 +140,23 @@ class GameOverScreen(Screen[str]):
         self.call_after_refresh(self._show_the_last_rounds)
         if self.match is None and self.fair_check() is None and getattr(self.table, "commitment", None) is not None:
             self._waiting = self.set_interval(REVEAL_POLL, self._look_for_reveal)
+        else:
+            self._tell_of_copy()
 
     def _look_for_reveal(self) -> None:
         """The table reveals the match just after its last move: show its check when it comes."""
         if self.fair_check() is not None:
             self._waiting.stop()
             self._refresh_footnote()
+            self._tell_of_copy()
+
+    def _tell_of_copy(self) -> None:
+        """Once, when a joined table's match has been kept in this player's saves: `CopyKept`."""
+        check = self.fair_check()
+        if check is None or check.match_id is None or self._copy_told:
+            return
+        self._copy_told = True
+        self.post_message(self.CopyKept(self, check.match_id, self.table.viewer))
 
     def _refresh_footnote(self) -> None:
         rounds = self.query_one("#score-rounds", VerticalScroll)
