@@ -10,7 +10,9 @@ changed (every file looked at, none read: what each start costs), and a sync aft
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import random
 import sys
 import tempfile
 import time
@@ -21,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.machine import machine
 from core import Match, Seat
 from core.bots import get_bot
-from core.simulation import seat_rng
+from core.chance import SECRET_BYTES
 from records.database import FILE_NAME, Record
 from records.sources import local_sources
 from saves.record import SavedMatch
@@ -31,12 +33,14 @@ DAY = 86_400
 START = 1_764_400_000  # 2025-11-29
 
 
-def finished_match(seed: int) -> Match:
-    """A person and two bots (easy, hard) at one round of Chicken Foot, every seat played by the easy
-    bot's rules to the end."""
+def finished_match(number: int) -> Match:
+    """A person and two bots (easy, hard) at one round of Chicken Foot, dealt from a secret (so it
+    counts for rating, as a match played is) the same for the same number, every seat played by
+    the easy bot's rules to the end."""
     seats = [Seat("You"), Seat("easy 2", "bot", "easy"), Seat("hard 3", "bot", "hard")]
-    match = Match("chicken-foot", 3, {"rounds": 1}, seats, seed)
-    bot, rngs = get_bot("easy"), [seat_rng(seed, seat) for seat in range(3)]
+    secret = hashlib.sha256(f"bench record {number}".encode()).digest()[:SECRET_BYTES]
+    match = Match("chicken-foot", 3, {"rounds": 1}, seats, None, secret=secret)
+    bot, rngs = get_bot("easy"), [random.Random(f"{number}:bot:{seat}") for seat in range(3)]
     while not match.state.over:
         state = match.state
         if state.chance:
@@ -72,12 +76,14 @@ def main() -> int:
         save(home / "saves", finished_match(10_000), "last", START + 10_000 * DAY)
         one_more = timed(record.sync)
         size = (home / FILE_NAME).stat().st_size
+        rated = len(record.dump()["ratings"])
     figures = {
         "matches": args.matches,
         "first_sync_s": round(first, 3),
         "unchanged_sync_ms": round(unchanged * 1000, 1),
         "one_more_match_ms": round(one_more * 1000, 1),
         "database_bytes": size,
+        "rated_matches": rated,
         "machine": machine(),
     }
     if args.json:
@@ -87,7 +93,7 @@ def main() -> int:
             f"{args.matches} finished matches: first sync {first:.2f} s ({first / args.matches * 1000:.1f} ms a save)"
         )
         print(f"nothing changed: {unchanged * 1000:.1f} ms; one more match: {one_more * 1000:.1f} ms")
-        print(f"database: {size / 1024:.0f} KiB")
+        print(f"database: {size / 1024:.0f} KiB; {rated} matches rated")
     return 0
 
 
