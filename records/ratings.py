@@ -77,7 +77,9 @@ def read_bot_ratings(data: Any) -> dict[str, dict[str, Rating]]:
         for level in BOT_LEVELS:
             entry = levels[level]
             mu, sigma = entry.get("mu"), entry.get("sigma")
-            if not all(type(value) in (int, float) and 0 <= value < 1000 for value in (mu, sigma)):
+            # A level far below a new player (random, in Chicken Foot) can be rated below 0.
+            numbers = all(type(value) in (int, float) for value in (mu, sigma))
+            if not numbers or not (-1000 < mu < 1000 and 0 < sigma < 1000):
                 raise ValueError(f"the rating of {level} in {game} is not two numbers")
             found[game][level] = Rating(float(mu), float(sigma))
     return found
