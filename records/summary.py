@@ -205,6 +205,10 @@ def game_summary(record: Record, player: str, game: str, since: int | None = Non
         "matches": len(matches),
         "wins": sum(1 for m in matches if m.place == 1),
         "rated": sum(1 for m in matches if m.counts),
+        "not_rated": [
+            {"why": why, "matches": count}
+            for why, count in Counter(reason_kind(m.excluded) for m in matches if not m.counts).most_common()
+        ],
         "abandoned": abandoned(record, player, game, since),
         "by_opponent": by_level,
         "rating": rating_data(game, rating),
@@ -224,6 +228,13 @@ def game_summary(record: Record, player: str, game: str, since: int | None = Non
         "best": match_data(best),
         "worst": match_data(worst),
     }
+
+
+def reason_kind(excluded: str | None) -> str:
+    """Why a match is not rated, without the match it copies (so that copies count together)."""
+    if excluded is None:
+        return "not counted"
+    return "a copy, or played on from another" if excluded.startswith("a copy of match ") else excluded
 
 
 def _standing(match: PlayedMatch) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from datetime import datetime
 from typing import Any
 
@@ -61,6 +62,13 @@ def mistake_line(part: dict[str, Any]) -> str:
     )
 
 
+def not_rated_lines(part: dict[str, Any]) -> list[str]:
+    """Why the matches that are not rated are not ("not rated: 3 dealt from a seed"), if any, in
+    lines of 76 columns at most."""
+    cells = [f"{row['matches']} {row['why']}" for row in part.get("not_rated", ())]
+    return textwrap.wrap("not rated: " + " · ".join(cells), 76, subsequent_indent="  ") if cells else []
+
+
 def match_line(word: str, match: dict[str, Any]) -> str:
     loss = f", {match['mean_loss']:.2f} a decision" if match["mean_loss"] is not None else ""
     return (
@@ -80,7 +88,7 @@ def detail_lines(part: dict[str, Any]) -> list[str]:
     """Everything but the head line, each line within 78 columns (but for very long names)."""
     if part.get("limited"):
         return [rating_line(part), "the rest of this record is not public"]  # the player's choice
-    lines = [rating_line(part), opponents_line(part), accuracy_line(part), mistake_line(part)]
+    lines = [rating_line(part), *not_rated_lines(part), opponents_line(part), accuracy_line(part), mistake_line(part)]
     lines += [match_line("best", part["best"]), match_line("worst", part["worst"])]
     return [line for line in lines if line]
 

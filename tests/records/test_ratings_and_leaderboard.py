@@ -77,3 +77,18 @@ def test_the_leaderboard_lists_only_who_chose_to_be_and_opens_only_what_they_mad
     # Choosing to be listed takes effect at once.
     record.set_visibility("ana", "listed")
     assert [line.rank is not None for line in leaderboard(record, "chicken-foot", "ana") if line.own] == [True]
+
+
+def test_the_bot_ratings_file_is_read_with_bounds():
+    import pytest
+
+    from records.ratings import read_bot_ratings
+
+    levels = {"random": {"mu": -3.2, "sigma": 6.2}, "easy": {"mu": 29.0, "sigma": 5.5}}
+    levels |= {"medium": {"mu": 36.0, "sigma": 5.6}, "hard": {"mu": 37.0, "sigma": 5.7}}
+    data = {"games": {game: levels for game in ("chicken-foot", "doubles", "moon")}}
+    assert read_bot_ratings(data)["doubles"]["random"].mu == -3.2  # far below a new player: below 0
+    for bad in ({"mu": "high", "sigma": 1}, {"mu": 25, "sigma": 0}, {"mu": 1e9, "sigma": 1}):
+        broken = {"games": {**data["games"], "moon": {**levels, "hard": bad}}}
+        with pytest.raises(ValueError, match="the rating of hard in moon is not two numbers"):
+            read_bot_ratings(broken)

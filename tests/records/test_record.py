@@ -87,6 +87,20 @@ def test_lessons_copies_seeds_and_undone_rounds_do_not_count(tmp_path):
     assert why["practice"] == (False, "dealt from a seed")
     assert why["undone"] == (False, "a revealed round was undone")
     assert why["original"] == (True, None)
+    # The statistics say how many were not rated, and why.
+    from records.text import game_lines
+
+    part = summary(record, "you")["games"][0]
+    assert {row["why"]: row["matches"] for row in part["not_rated"]} == {
+        "a copy, or played on from another": 1,
+        "a lesson or a stacked deal": 1,
+        "dealt from a seed": 1,
+        "a revealed round was undone": 1,
+    }
+    lines = game_lines(part)
+    said = " ".join(line.strip() for line in lines if "not rated" in line or line.startswith("    "))
+    assert said.startswith("not rated: 1 ") and "1 dealt from a seed" in said and "1 a revealed round" in said
+    assert all(len(line) <= 78 for line in lines)
     bots = Match("chicken-foot", 2, {"rounds": 1}, [Seat("a", "bot", "easy"), Seat("b", "bot", "easy")], 1)
     assert counts_for_rating(bots) == "not finished"
 
