@@ -226,3 +226,22 @@ def test_a_database_another_process_keeps_locked_is_waited_for_not_rebuilt(tmp_p
     holder.close()
     assert waiting.notices == [] and record_in(tmp_path).dump() == built  # untouched, not rebuilt
     assert waiting.sync() == 1
+
+
+def test_a_record_of_an_older_schema_is_rebuilt_without_a_word(tmp_path):
+    import sqlite3
+
+    seeded_saves(tmp_path)
+    old = sqlite3.connect(tmp_path / FILE_NAME, isolation_level=None)
+    old.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    old.execute("INSERT INTO meta VALUES ('schema', '1')")
+    old.execute("CREATE TABLE matches (match_id TEXT PRIMARY KEY, source TEXT NOT NULL)")  # a row a match
+    old.execute("INSERT INTO matches VALUES ('m0', 'saves')")
+    old.close()
+    record = record_in(tmp_path)
+    record.check()
+    assert record.notices == []
+    assert [m.match_id for m in played(record, "you", "chicken-foot")] == ["m0", "m1", "m2", "m3"]
+    fresh = Record(tmp_path / "fresh.sqlite", local_sources(tmp_path))
+    fresh.sync()
+    assert fresh.dump() == record.dump()
