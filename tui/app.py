@@ -16,6 +16,8 @@ from tui.screens.title import TitleScreen
 from tui.settings import MatchSettings
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from core import Match
     from net.client import TableClient
     from saves import Autosave, Loaded, SaveStore
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from workers.bot_process import BotProcess
 
 STYLES = Path(__file__).resolve().parent / "styles"
+BACKGROUND_NICENESS = 15  # a finished match's review, for the record: below everything the player does
 THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANSI ones suit 16 colours
 
 
@@ -67,6 +70,7 @@ class DominoesApp(App[None]):
         self.autosave: Autosave | None = None
         self._save_failed = False  # say once that saving fails, not after every move
         self._bot_process: BotProcess | None = None
+        self._background_review: Any = None  # the review of a finished match being weighed, for the record
 
     def get_default_screen(self) -> TitleScreen:
         return TitleScreen()
@@ -85,6 +89,80 @@ class DominoesApp(App[None]):
             self.open_remote(self.start_remote)
         if self.start_notice:
             self.notify(self.start_notice, severity="warning", timeout=12, markup=False)
+        self.call_after_refresh(self._start_updating_record)  # after the first frame: a start stays quick
+
+    def _start_updating_record(self) -> None:
+        self.run_worker(self._update_record, thread=True, group="record", exit_on_error=False)
+
+    # -- the record ----------------------------------------------------------------------------------
+    @property
+    def served_player(self) -> str | None:
+        """The player a served session (the lobby) is for; None on one's own machine."""
+        return None
+
+    def _update_record(self) -> None:
+        """Bring the record up to date with the saves, at start (in a thread: it reads every save
+        that changed since the last look)."""
+        from tui.record_tasks import bring_up_to_date
+
+        for notice in bring_up_to_date(self.served_player):
+            self.call_from_thread(self.notify, notice, severity="warning", timeout=10, markup=False)
+
+    def show_stats(self) -> None:
+        from tui.record_tasks import own_statistics
+        from tui.screens.stats import StatsScreen
+
+        served, preferred = self.served_player, self.preferences.names[0]
+        self.push_screen(StatsScreen(lambda: own_statistics(served, preferred)))
+
+    def on_game_over_screen_copy_kept(self, message: Any) -> None:
+        """A joined table's match is over and kept in this player's saves: into their record, with
+        the review of their seat alone (the other seats are other people's)."""
+
+        def record_copy() -> None:
+            from saves import SaveError
+
+            try:
+                match = self.store.load(message.match_id).record.match
+            except SaveError:
+                return
+            self._record_match(match, message.match_id, message.screen, (message.seat,))
+
+        self.run_worker(record_copy, thread=True, group="record-match", exit_on_error=False)
+
+    def _record_match(self, match: Match, match_id: str, screen: Any, seats: Sequence[int] | None = None) -> None:
+        """A match just ended: into the record (the game-over screen shows the rating change), then,
+        unless the player turned it off (or it was a lesson), its review for the people at it
+        (`seats`, by default every human's) weighed at a low priority and its accuracy into the
+        record too."""
+        from records.accuracy import STANDARD
+        from records.eligibility import deals_from_chance
+        from tui.record_tasks import match_results
+        from tui.review_session import ReviewSession
+        from workers.review_pool import ReviewError
+
+        seats = tuple(match.humans if seats is None else seats)
+        names = [match.seats[seat].name for seat in seats]
+        # A lesson's moves are the lesson's: its accuracy would say nothing of the player's.
+        review = self.preferences.review_after_match and bool(names) and deals_from_chance(match)
+        results, notices = match_results(match_id, names, self.served_player)
+        for notice in notices:
+            self.call_from_thread(self.notify, notice, severity="warning", timeout=10, markup=False)
+        self.call_from_thread(screen.show_record, results, review)
+        if not review:
+            return
+        session = ReviewSession(
+            match, match_id, self.store.review_path(match_id), STANDARD, seats, 1, BACKGROUND_NICENESS
+        )
+        self._background_review = session
+        try:
+            session.run()
+        except ReviewError:
+            return
+        finally:
+            self._background_review = None
+        results, _ = match_results(match_id, names, self.served_player)
+        self.call_from_thread(screen.show_record, results, False)
 
     # -- served sessions -----------------------------------------------------------------------------
     @property
@@ -111,6 +189,8 @@ class DominoesApp(App[None]):
         return super().deliver_screenshot(filename, path, time_format)
 
     def on_unmount(self) -> None:
+        if self._background_review is not None:
+            self._background_review.close()
         self._close_autosave()
         if self._bot_process is not None:
             self._bot_process.close()
@@ -263,6 +343,9 @@ class DominoesApp(App[None]):
                 except SaveError:
                     match_id = None  # no save to keep the review beside
         path = self.store.review_path(match_id) if match_id is not None else None
+        background = self._background_review
+        if background is not None and background.match_id == match_id:
+            background.close()  # the review screen weighs it now, and keeps what it weighs beside the save
         self.push_screen(ReviewScreen(match, match_id, path, seat, start_round))
 
     def play_from(self, match: Match) -> None:
@@ -304,7 +387,16 @@ class DominoesApp(App[None]):
         from tui.screens.game_over import GameOverScreen
 
         self.pop_screen()  # the table
-        self.push_screen(GameOverScreen(table), self._after_game_over)
+        screen = GameOverScreen(table)
+        self.push_screen(screen, self._after_game_over)
+        autosave = self.autosave
+        if autosave is not None and autosave.match is table and autosave.path.exists():
+            self.run_worker(
+                lambda: self._record_match(table, autosave.match_id, screen),  # type: ignore[arg-type]
+                thread=True,
+                group="record-match",
+                exit_on_error=False,
+            )
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "rematch" and self.settings is not None and self.match is not None:

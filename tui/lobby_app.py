@@ -75,6 +75,10 @@ class LobbyApp(DominoesApp):
         self.rng = random.Random()
         self._seen: object = None  # the screen the autopilot saw last time
 
+    @property
+    def served_player(self) -> str | None:
+        return self.player_name
+
     def get_default_screen(self) -> LobbyScreen:  # type: ignore[override]
         return LobbyScreen(self.player_name, self.notice)
 

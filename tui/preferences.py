@@ -1,4 +1,5 @@
-"""The player's preferences (theme, bot speed, default names and seats), kept as JSON.
+"""The player's preferences (theme, bot speed, default names and seats, whether a finished match is
+reviewed at once, what a served player shows on the leaderboard), kept as JSON.
 
 They live in the user's config directory, or in `$DOMINOES_HOME` when it is set (tests use it).
 A missing, oversized or damaged file gives the defaults for whatever cannot be read: preferences
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from core.seats import check_name
+from records.visibility import VISIBILITIES
 from saves.json_file import load_json_file
 
 MAX_BYTES = 64 * 1024  # a preferences file is a few hundred bytes; refuse to read anything huge
@@ -38,6 +40,8 @@ class Preferences:
     bot_speed: str = "normal"
     names: tuple[str, ...] = field(default_factory=default_names)
     seats: tuple[str, ...] = field(default_factory=default_seat_kinds)  # "human" or "bot:LEVEL"
+    review_after_match: bool = True  # weigh a finished match's review in the background, for the record
+    leaderboard: str = VISIBILITIES[0]  # on a server: "private", "listed" (name and rating) or "public"
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -58,7 +62,13 @@ class Preferences:
             bot_speed=speed if speed in BOT_SPEEDS else base.bot_speed,
             names=_names(data.get("names"), base.names),
             seats=_strings(data.get("seats"), base.seats, 32),
+            review_after_match=_flag(data.get("review_after_match"), base.review_after_match),
+            leaderboard=data["leaderboard"] if data.get("leaderboard") in VISIBILITIES else base.leaderboard,
         )
+
+
+def _flag(value: Any, fallback: bool) -> bool:
+    return value if isinstance(value, bool) else fallback
 
 
 def _strings(value: Any, fallback: tuple[str, ...], longest: int) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Dependencies point one way: cli -> tui -> net -> saves -> core, with the bot processes (workers) used
+"""Dependencies point one way: cli -> tui -> net -> records -> saves -> core, with the bot processes (workers) used
 by the interface and the table server and using only the engine. Save code never imports the
 interface, and the engine never imports save code."""
 
@@ -29,8 +29,9 @@ def imported_packages(package: str) -> set[str]:
         ("tui", {"cli"}),
         ("net", {"tui", "textual", "cli"}),
         ("workers", {"tui", "net", "saves", "textual"}),
-        ("saves", {"tui", "net", "workers", "textual"}),
-        ("core", {"saves", "tui", "net", "workers"}),
+        ("records", {"tui", "net", "workers", "textual", "cli"}),
+        ("saves", {"tui", "net", "workers", "textual", "records"}),
+        ("core", {"saves", "tui", "net", "workers", "records"}),
     ],
 )
 def test_dependencies_point_one_way(package, forbidden):

@@ -326,3 +326,31 @@ def test_remote_table_snapshot(snap_compare):
         await wait_until(pilot, lambda: my_turn(app, app.server), TIMEOUT)
 
     assert snap_compare(app, run_before=at_my_turn, terminal_size=(100, 30))
+
+
+async def test_a_joined_match_goes_into_the_players_record_and_its_game_over_shows_the_rating(private_home):
+    """The copy a joined player keeps of the finished match goes into their record: the game-over
+    screen gives the rating change, and the record holds the match once, rated, in their seat."""
+    from records.summary import played
+    from tui.my_record import my_record
+
+    table = (Seat("Ana"), Seat("Bot 2", "bot", "easy"))
+    match = Match("chicken-foot", 2, {"rounds": 1}, table, None, secret=bytes(range(32)))
+    async with served(match) as server:
+        client = await TableClient.connect(str(server.address), "Ana")
+        app = DominoesApp(remote=client, preferences=Preferences(bot_speed="instant", review_after_match=False))
+        async with app.run_test(size=(80, 24)) as pilot:
+            while not isinstance(app.screen, (RoundOverScreen, GameOverScreen)):
+                await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen) or my_turn(app, server), 60)
+                if not isinstance(app.screen, RoundOverScreen):
+                    await play_by_keys(pilot, server)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, GameOverScreen), TIMEOUT)
+            line = app.screen.query_one("#over-record")
+            await wait_until(pilot, lambda: "Rating " in str(line.render()), 60)
+            kept = app.screen.fair_check().match_id
+            await pilot.press("q")
+            await wait_until(pilot, lambda: not app.is_running, TIMEOUT)
+    [entry] = played(my_record(), "ana", "chicken-foot")
+    assert entry.match_id == kept and entry.seat == 0 and entry.counts
+    assert entry.score == server.match.state.scores[0]

@@ -86,7 +86,7 @@ async def test_a_finished_match_is_not_offered_and_the_title_offers_nothing_with
         title = await offered(pilot)
         assert title.latest is None
         offers = [option.id for option in title.query_one("#title-menu").options]
-        assert offers == ["new", "learn", "load", "rules", "quit"]
+        assert offers == ["new", "learn", "load", "stats", "rules", "quit"]
 
 
 def damaged_store() -> SaveStore:

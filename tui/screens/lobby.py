@@ -58,6 +58,8 @@ class LobbyScreen(Screen[None]):
         Binding("a", "alone", "Play alone", id="lobby.alone"),
         Binding("l", "load", "Load", id="lobby.load"),
         Binding("w", "watch", "Watch bots", id="lobby.watch"),
+        Binding("b", "leaderboard", "Leaders", tooltip="Leaderboard: the top players by rating", id="lobby.board"),
+        Binding("s", "stats", "Statistics", show=False, id="lobby.stats"),
         Binding("r", "refresh", "Refresh", show=False, id="lobby.refresh"),
         Binding("question_mark", "rules", "Rules", key_display="?", show=False, id="lobby.rules"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
@@ -226,6 +228,14 @@ class LobbyScreen(Screen[None]):
 
     def action_watch(self) -> None:
         self.app.watch()  # type: ignore[attr-defined]
+
+    def action_leaderboard(self) -> None:
+        from tui.screens.leaderboard import LeaderboardScreen
+
+        self.app.push_screen(LeaderboardScreen(self.player_name))
+
+    def action_stats(self) -> None:
+        host(self).show_stats()
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen

@@ -1,4 +1,5 @@
-"""The title screen: resume the latest unfinished match, new match, learn a game, load, rules, quit."""
+"""The title screen: resume the latest unfinished match, new match, learn a game, load, statistics,
+rules, quit."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ class TitleScreen(Screen[None]):
         Binding("n", "new_match", "New match", id="title.new"),
         Binding("g", "learn", "Learn a game", id="title.learn"),
         Binding("l", "load", "Load", id="title.load"),
+        Binding("s", "stats", "Statistics", id="title.stats"),
         Binding("question_mark", "rules", "Rules", key_display="?", id="title.rules"),
         Binding("q", "app.quit", "Quit", id="title.quit"),
     ]
@@ -46,6 +48,7 @@ class TitleScreen(Screen[None]):
                 Option("New match", id="new"),
                 Option("Learn a game", id="learn"),
                 Option("Load a match", id="load"),
+                Option("Your statistics", id="stats"),
                 Option("Rules", id="rules"),
                 Option("Quit", id="quit"),
                 id="title-menu",
@@ -92,6 +95,7 @@ class TitleScreen(Screen[None]):
             "new": self.action_new_match,
             "learn": self.action_learn,
             "load": self.action_load,
+            "stats": self.action_stats,
             "rules": self.action_rules,
             "quit": self.app.exit,
         }
@@ -125,6 +129,9 @@ class TitleScreen(Screen[None]):
 
     def action_load(self) -> None:
         host(self).show_load()
+
+    def action_stats(self) -> None:
+        host(self).show_stats()
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
