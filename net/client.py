@@ -6,10 +6,13 @@
     await client.send_move(move)
 
 `connect` returns once the server has welcomed the client and sent its first snapshot (in
-`client.snapshot`, and also the first event). The welcome carries the seat's key (`client.token`):
-presented with `connect(..., token=...)` it takes the seat back later, and nothing else does. The
-frames are read by a task of its own, so events queue up while the caller is busy; `Closed` is
-always the last event.
+`client.snapshot`, and also the first event). A new seat's welcome carries its key (`client.token`,
+with `client.new_key` set): kept, and given again with `connect(..., token=...)` (or found in
+`keys`, a `TokenStore`, by the match the table names), it takes the seat back later, and nothing
+else does. The key itself is never sent: the client asks the table for a challenge and answers with
+a proof of the key for that match and that challenge (`net.seat_keys.prove`). The frames are read
+by a task of its own, so events queue up while the caller is busy; `Closed` is always the last
+event.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from core.seats import check_name
 from net.address import Address, open_connection, parse_address
 from net.messages import Closed, Notice, Refused, Snapshot, UndoAsked, UndoResult, plain_line, seat_names
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
+from net.seat_keys import MAX_TOKEN, TokenStore, prove
+from saves.ids import is_match_id
 
 CONNECT_TIMEOUT = 10.0
 MAX_PLAYERS = 8  # the largest table of any game
@@ -54,6 +59,9 @@ class TableClient:
         self.options = field(welcome, "options", dict)
         self.match_id = plain_line(field(welcome, "match_id", str))
         self.token: str | None = field(welcome, "token", str, optional=True)
+        self.new_key = self.token is not None  # a new seat's key, to keep (None: the one proved)
+        self.table_id = self.match_id  # what the seat's key is kept for: the match, as the challenge names it
+        self.challenged = False  # the table asked for a proof (a table that knows withdrawals, expiries...)
         self.snapshot = None
         self.closed: Closed | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -67,10 +75,12 @@ class TableClient:
         seat: int | None = None,
         timeout: float = CONNECT_TIMEOUT,
         token: str | None = None,
+        keys: TokenStore | None = None,
     ) -> TableClient:
-        """Take a seat at the table at `address` (with `token`, the seat that key opens).
-        ConnectionError or ProtocolError (one line) if the server cannot be reached or says no
-        (table full, the seat kept for its player...); ValueError for a bad address."""
+        """Take a seat at the table at `address` (with `token`, or the key `keys` holds for `name`
+        at the table's match, the seat that key opens: proved, never sent). ConnectionError or
+        ProtocolError (one line) if the server cannot be reached or says no (table full, the seat
+        kept for its player...); ValueError for a bad address."""
         where = parse_address(address) if isinstance(address, str) else address
         name = check_name(name)
         try:
@@ -78,20 +88,29 @@ class TableClient:
         except (OSError, TimeoutError) as error:
             raise ConnectionError(f"cannot reach the table at {where}: {_why(error)}") from None
         try:
-            hello: dict[str, Any] = {"type": "hello", "name": name}
+            hello: dict[str, Any] = {"type": "hello", "name": name, "challenge": True}
             if seat is not None:
                 hello["seat"] = seat
-            if token is not None:
-                hello["token"] = token
             writer.write(encode_frame(hello))
             await writer.drain()
             welcome = await asyncio.wait_for(read_frame(reader), timeout)
+            table_id = None
+            if welcome["type"] == "challenge":
+                nonce, table_id = _challenge(welcome)
+                key = token if token is not None else keys.get(table_id, name) if keys is not None else None
+                writer.write(encode_frame({"type": "proof", "proof": prove(key, nonce, table_id) if key else None}))
+                await writer.drain()
+                welcome = await asyncio.wait_for(read_frame(reader), timeout)
             if welcome["type"] == "bye":
                 reason = welcome.get("reason")
                 raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
             if welcome["type"] != "welcome":
                 raise ProtocolError(f"the table answered hello with {welcome['type']!r}, not a welcome")
             client = cls(reader, writer, welcome)
+            if table_id is not None:
+                client.table_id, client.challenged = table_id, True
+                if client.token is None:
+                    client.token = key  # the seat is ours again by the key we proved
             first = await asyncio.wait_for(read_frame(reader), timeout)
             event = client._decode(first)
             if not isinstance(event, Snapshot):
@@ -199,6 +218,16 @@ class TableClient:
         if kind == "bye":
             return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored
+
+
+def _challenge(message: dict[str, Any]) -> tuple[str, str]:
+    """The nonce of a table's challenge, and the match it names (as seat keys are kept)."""
+    nonce, match = field(message, "nonce", str), field(message, "match", str)
+    if not 32 <= len(nonce) <= MAX_TOKEN or not nonce.isascii() or not nonce.isalnum():
+        raise ProtocolError("the table's challenge is not a nonce")
+    if not is_match_id(match):
+        raise ProtocolError("the table's challenge names no match")
+    return nonce, match
 
 
 def _why(error: BaseException) -> str:

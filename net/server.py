@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,11 +31,11 @@ from core.words import article
 from net.address import Address, start_server
 from net.messages import LOG_LINES, Snapshot, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
-from net.seat_keys import MAX_TOKEN, load_seat_keys, save_seat_keys
+from net.seat_keys import MAX_TOKEN, load_seat_keys, new_nonce, save_seat_keys
 from net.seats import SeatRefused, SeatTable
 from workers.bot_process import IN_PROCESS_LEVELS, BotProcess, decision_seed
 
-HELLO_TIMEOUT = 5.0  # a connection that has not said hello by then is dropped
+HELLO_TIMEOUT = 5.0  # a connection that has not said hello (and answered its challenge) by then is dropped
 # Connections still to say hello, in all and from one address: beyond these the oldest waiting one
 # is dropped, so idle connections never keep a player out (seated players are at most one a seat).
 MAX_WAITING = 64
@@ -43,6 +44,10 @@ MAX_QUEUED = 256  # frames waiting for a slow client; beyond this it is dropped
 RATE = 20.0  # messages per second a client may send on average...
 BURST = 60.0  # ...and at once
 CLOSE_TIMEOUT = 2.0
+OLD_CLIENT_KEY = (
+    "this table takes a seat back only from a client that proves its key without sending it; "
+    "update dominoes to come back to your seat"
+)
 
 
 class Leaving(Exception):
@@ -168,6 +173,8 @@ class TableServer:
         self.address: Address | None = None
         self.thinking: int | None = None
         self.match_id: str = getattr(autosave, "match_id", "unsaved")
+        # What seat keys are proved for, and players file them by: the match, whatever the address.
+        self.table_id = self.match_id if self.match_id != "unsaved" else f"unsaved-{secrets.token_hex(8)}"
         self._by_seat: dict[int, Connection] = {}
         self._connections: set[Connection] = set()
         self._waiting: dict[Connection, str] = {}  # connections yet to say hello (oldest first): their peer
@@ -247,14 +254,14 @@ class TableServer:
         self._connections.add(connection)
         try:
             try:
-                hello = await asyncio.wait_for(read_frame(reader), HELLO_TIMEOUT)
+                hello, keyed = await asyncio.wait_for(self._greet(connection), HELLO_TIMEOUT)
             except TimeoutError:
                 raise ProtocolError(f"no hello within {HELLO_TIMEOUT:g} seconds") from None
             finally:
                 self._waiting.pop(connection, None)
             if connection.closing:
                 return  # dropped while it waited: too many others from its address came after it
-            self._hello(connection, hello)
+            self._hello(connection, hello, keyed)
             while True:
                 message = await read_frame(reader)
                 connection.spend()
@@ -282,9 +289,29 @@ class TableServer:
             oldest.bye("too many connections are waiting to say hello; this one waited longest")
         self._waiting[connection] = connection.peer
 
-    def _hello(self, connection: Connection, message: dict[str, Any]) -> None:
-        if message["type"] != "hello":
-            raise ProtocolError(f"the first message must be hello, not {message['type']!r}")
+    async def _greet(self, connection: Connection) -> tuple[dict[str, Any], int | None]:
+        """The hello, and the seat whose key the client proved it holds (None: no key, or none
+        that opens a seat here). A client that asks for a challenge gets a fresh nonce and answers
+        with a proof (`net.seat_keys.seat_proof`), never the key; one that sends the key itself (an
+        older client) is told to update, since a key that travels can be stolen."""
+        hello = await read_frame(connection.reader)
+        if hello["type"] != "hello":
+            raise ProtocolError(f"the first message must be hello, not {hello['type']!r}")
+        if "token" in hello:
+            raise ProtocolError(OLD_CLIENT_KEY)
+        if hello.get("challenge") is not True:
+            return hello, None
+        nonce = new_nonce()
+        connection.send({"type": "challenge", "nonce": nonce, "match": self.table_id})
+        answer = await read_frame(connection.reader)
+        if answer["type"] != "proof":
+            raise ProtocolError(f"a challenge is answered with proof, not {answer['type']!r}")
+        proof = field(answer, "proof", str, optional=True)
+        if proof is not None and not 0 < len(proof) <= MAX_TOKEN:
+            raise ProtocolError(f"a proof has 1 to {MAX_TOKEN} characters")
+        return hello, self.table.prover(proof, nonce, self.table_id)
+
+    def _hello(self, connection: Connection, message: dict[str, Any], keyed: int | None = None) -> None:
         try:
             name = check_name(field(message, "name", str))
         except ValueError as error:
@@ -292,22 +319,20 @@ class TableServer:
         wanted = field(message, "seat", int, optional=True)
         if wanted is not None and wanted < 0:
             raise ProtocolError(f"the seat field counts from 0 (0 is seat 1), so {wanted} names no seat")
-        token = field(message, "token", str, optional=True)
-        if token is not None and not 0 < len(token) <= MAX_TOKEN:
-            raise ProtocolError(f"a seat's key has 1 to {MAX_TOKEN} characters")
         try:
-            seat = self.table.choose(name, wanted, token)
+            seat = self.table.choose(name, wanted, keyed)
         except SeatRefused as error:
             raise ProtocolError(str(error)) from None
-        if self.table.holder(token) == seat:
+        proven = keyed == seat
+        if proven:
             name = self.match.names[seat]  # the seat keeps its name, whatever case it was typed in
         elsewhere = self._by_seat.get(seat)
         if elsewhere is not None:  # its player, back with the key before the old connection ended
             self._detach(elsewhere)
             elsewhere.bye("you took your seat at this table from another connection")
         returning = self.table.status[seat] == "away"
-        given, rekeyed = self.table.key(seat, token)
-        if rekeyed:
+        given = self.table.key(seat, proven)
+        if given is not None:
             self._save_keys()
         if self.table.take(seat, name):
             self.match.seats = self.table.seats
