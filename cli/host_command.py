@@ -41,11 +41,12 @@ def add_parser(commands: Any) -> None:
     host.add_argument("--names", default="", help="player names, comma-separated (a joining player renames a seat)")
     host.add_argument(
         "--seat-name",
-        nargs=2,
+        nargs="+",
         action="append",
         default=[],
-        metavar=("SEAT", "NAME"),
-        help="the name of seat SEAT (from 1), for a name with a comma in it (repeatable)",
+        metavar="SEAT NAME",
+        help="the name of seat SEAT (from 1), for a name with a comma in it (repeatable); "
+        "--seat-name=SEAT:NAME takes any name, even one that begins with -",
     )
     add_option_argument(host)
     host.set_defaults(run=run)
@@ -173,7 +174,8 @@ def _new_match(args: argparse.Namespace) -> Any:
     if len(names) > players:
         raise ValueError(f"--names gives {len(names)} names for {players} players")
     names += [""] * (players - len(names))
-    for seat_text, name in args.seat_name:
+    for given in args.seat_name:
+        seat_text, name = _seat_and_name(given)
         seat = int(seat_text) if seat_text.isdigit() and seat_text.isascii() else 0
         if not 1 <= seat <= players:
             raise ValueError(f"--seat-name names seat {seat_text}, and the seats are 1 to {players}")
@@ -182,6 +184,16 @@ def _new_match(args: argparse.Namespace) -> Any:
     options = game.parse_options(players, parse_option_pairs(args.option))
     settings = build_settings(game.name, players, kinds, names, options, args.seed)
     return settings.new_match()
+
+
+def _seat_and_name(given: list[str]) -> tuple[str, str]:
+    """`--seat-name SEAT NAME`, or `--seat-name=SEAT:NAME` (for a name that begins with -)."""
+    if len(given) == 2:
+        return given[0], given[1]
+    if len(given) == 1 and ":" in given[0]:
+        seat, _, name = given[0].partition(":")
+        return seat, name
+    raise ValueError(f"--seat-name takes SEAT NAME, or SEAT:NAME in one word, not {' '.join(given)[:60]!r}")
 
 
 def reach(address: Any) -> str:
