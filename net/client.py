@@ -25,7 +25,18 @@ from typing import Any
 from core.moves import Move
 from core.seats import check_name
 from net.address import Address, open_connection, parse_address
-from net.messages import Closed, Notice, Refused, Snapshot, UndoAsked, UndoResult, plain_line, seat_names
+from net.messages import (
+    Closed,
+    Notice,
+    Refused,
+    Snapshot,
+    UndoAsked,
+    UndoPending,
+    UndoResult,
+    plain_line,
+    seat_names,
+    undo_words,
+)
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 from net.seat_keys import MAX_TOKEN, TokenStore, prove
 from saves.ids import is_match_id
@@ -33,7 +44,7 @@ from saves.ids import is_match_id
 CONNECT_TIMEOUT = 10.0
 MAX_PLAYERS = 8  # the largest table of any game
 
-Event = Snapshot | Refused | UndoAsked | UndoResult | Notice | Closed
+Event = Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Closed
 
 
 class TableClient:
@@ -145,6 +156,17 @@ class TableClient:
     async def answer_undo(self, accept: bool) -> None:
         await self._send({"type": "undo_answer", "accept": bool(accept)})
 
+    @property
+    def can_withdraw_undo(self) -> bool:
+        """Whether the table takes back a request (one that asks for proofs does; an older one
+        would drop the connection for a message it does not know)."""
+        return self.challenged
+
+    async def withdraw_undo(self) -> None:
+        """Take back this player's undo request while it waits for answers."""
+        if self.can_withdraw_undo:
+            await self._send({"type": "undo_withdraw"})
+
     async def close(self) -> None:
         """Leave the table (the seat stays ours: connecting again with the same name takes it back)."""
         if self.closed is None:
@@ -205,7 +227,12 @@ class TableClient:
         if kind == "refused":
             return Refused(plain_line(field(message, "reason", str)))
         if kind == "undo_asked":
-            return UndoAsked(field(message, "by", int))
+            return UndoAsked(field(message, "by", int), *undo_words(message))
+        if kind == "undo_pending":
+            waiting = field(message, "waiting", list)
+            if len(waiting) > MAX_PLAYERS or any(type(seat) is not int for seat in waiting):
+                raise ProtocolError("an undo request waits for seats that are not at the table")
+            return UndoPending(tuple(waiting), *undo_words(message))
         if kind == "undo_result":
             return UndoResult(
                 field(message, "accepted", bool),
