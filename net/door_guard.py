@@ -50,11 +50,11 @@ def address_key(host: str) -> str:
 def raise_open_file_limit() -> int:
     """Lift this process's soft limit on open files to its hard limit; the limit now."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or hard > soft:
+    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 20  # "unlimited" is not a soft limit Linux takes
+    if soft != resource.RLIM_INFINITY and wanted > soft:
         with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    return soft
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def stranger_places(open_files: int, max_sessions: int) -> int:
