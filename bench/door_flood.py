@@ -257,11 +257,13 @@ def report(result: dict[str, Any]) -> str:
 
     return "\n".join(
         [
-            f"{result['door']}: sign-in to the lobby, open-file limit {result['files']}: quiet {median(result['quiet_s'])}; "
+            f"{result['door']}: sign-in to the lobby, open-file limit {result['files']}: "
+            f"quiet {median(result['quiet_s'])}; "
             f"with {result['connections']} half-open connections from {FLOOD_FROM} {median(result['flooded_s'])}",
             f"  the crowd: {result['crowd_closed_by_server']} of its connections closed by the server, "
             f"{result['crowd_held_at_end']} held at the end, {result['crowd_connects_failed']} connects failed",
-            f"  server log: {result['log_lines']} lines, {result['log_bytes']} bytes, {result['tracebacks']} tracebacks",
+            f"  server log: {result['log_lines']} lines, {result['log_bytes']} bytes, "
+            f"{result['tracebacks']} tracebacks",
             *(f"  failed: {failure}" for failure in result["failures"]),
         ]
     )
@@ -275,7 +277,7 @@ def main() -> int:
     parser.add_argument("--tries", type=int, default=5, help="sign-ins timed, quiet and flooded (default 5)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the crowd itself holds many connections
     results = []
     for kind in ("web", "ssh") if args.door == "both" else (args.door,):
