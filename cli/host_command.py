@@ -279,6 +279,7 @@ def run_host(args: argparse.Namespace) -> int:
 
 async def _serve(host_plan: HostPlan) -> int:
     import asyncio
+    import errno
     import signal
 
     from core import get_game
@@ -319,8 +320,8 @@ async def _serve(host_plan: HostPlan) -> int:
         except OSError as error:
             if host_plan.fallback is None:
                 raise
-            why = os_error_text(error)
-            moved = f"{host_plan.address}, where match {match_id} was last hosted, cannot be used ({why})"
+            why = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({os_error_text(error)})"
+            moved = f"{host_plan.address}, where match {match_id} was last hosted, {why}"
             await server.start(host_plan.fallback)
     except OSError as error:
         where = host_plan.address if moved is None else host_plan.fallback

@@ -203,6 +203,36 @@ async def test_undo_needs_the_other_players_agreement(monkeypatch):
             await ben.close()
 
 
+async def test_the_asker_sees_what_the_request_waits_for_and_withdraws_it_with_u_or_escape(monkeypatch):
+    monkeypatch.setattr(server_module, "UNDO_AGAIN_AFTER", 0.0)  # asked again at once, for the test
+    kinds = ("human", "human")
+    seed = first_mover_seed("doubles", kinds, 0)
+    async with served(Match("doubles", 2, None, seats(*kinds), seed=seed)) as server:
+        app = await joined_app(server, "Ana")
+        ben = await TableClient.connect(str(server.address), "Ben")
+        try:
+            async with app.run_test() as pilot:
+                await wait_until(pilot, lambda: my_turn(app, server), TIMEOUT)
+                await play_by_keys(pilot, server)
+                moved = server.match.cursor
+                for key in ("u", "escape"):
+                    await wait_until(pilot, lambda: remote_screen(app).check_action("undo", ()) is True, TIMEOUT)
+                    await pilot.press("u")
+                    await next_of(ben, UndoAsked)
+                    await wait_until(pilot, lambda: isinstance(app.screen, UndoWaitingDialog), TIMEOUT)
+                    dialog = app.screen
+                    assert "waiting for Ben" in str(dialog.query_one("#undo-wait-question").render())
+                    assert dialog.detail.startswith("These moves go back:\n  Ana ")
+                    assert "Play goes back to your decision." in dialog.detail
+                    await pilot.press(key)
+                    result = await next_of(ben, UndoResult)
+                    assert result == UndoResult(False, 0, None, "Ana withdrew the request")
+                    await wait_until(pilot, lambda: "Ana withdrew the request" in notice(app), TIMEOUT)
+                    assert not isinstance(app.screen, UndoWaitingDialog) and server.match.cursor == moved
+        finally:
+            await ben.close()
+
+
 async def test_server_going_away_says_so_and_q_leaves():
     kinds = ("human", "easy")
     async with served(Match("doubles", 2, None, seats(*kinds), seed=5)) as server:
