@@ -246,9 +246,15 @@ async def door(kind: str, connections: int, files: int, tries: int) -> dict[str,
             "log_bytes": len(text),
             "log_lines": text.count(b"\n"),
             "tracebacks": text.count(b"Traceback"),
+            "first_traceback": _first_traceback(text),
         }
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _first_traceback(text: bytes) -> str:
+    start = text.find(b"Traceback")
+    return "" if start < 0 else text[start : start + 3000].decode("utf-8", "replace")
 
 
 def report(result: dict[str, Any]) -> str:
@@ -265,6 +271,7 @@ def report(result: dict[str, Any]) -> str:
             f"  server log: {result['log_lines']} lines, {result['log_bytes']} bytes, "
             f"{result['tracebacks']} tracebacks",
             *(f"  failed: {failure}" for failure in result["failures"]),
+            *([f"  the first traceback:\n{result['first_traceback']}"] if result["first_traceback"] else []),
         ]
     )
 

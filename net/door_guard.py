@@ -214,10 +214,21 @@ class SignedIn:
                 self._by_player.pop(key, None)
 
 
+def _retried_accept(context: dict[str, Any]) -> bool:
+    """asyncio's own retry of accepting, a second after it ran out of descriptors, that found the
+    listening socket closed meanwhile (the server stopping): nothing anyone can act on."""
+    handle = context.get("handle")
+    callback = getattr(handle, "_callback", None)
+    return getattr(callback, "__name__", "") == "_start_serving" and isinstance(
+        context.get("exception"), (ValueError, OSError)
+    )
+
+
 def quiet_accept_errors(loop: asyncio.AbstractEventLoop, notes: Notes) -> Callable[[], None]:
     """Route the loop's "socket.accept() out of system resource" (EMFILE and the like, with its
-    traceback) to `notes` as a count; every other error goes where it went. A function that puts
-    the loop's handler back."""
+    traceback) to `notes` as a count, and drop asyncio's retries of accepting on a listening socket
+    closed meanwhile; every other error goes where it went. A function that puts the loop's handler
+    back (a door keeps it while the loop runs: a retry may come a second after it closed)."""
     previous = loop.get_exception_handler()
 
     def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -226,6 +237,8 @@ def quiet_accept_errors(loop: asyncio.AbstractEventLoop, notes: Notes) -> Callab
             error = context.get("exception")
             reason = getattr(error, "strerror", None) or str(error or "no reason given")
             notes.note(f"not accepted ({reason})")
+            return
+        if _retried_accept(context):
             return
         if previous is not None:
             previous(loop, context)

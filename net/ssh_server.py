@@ -146,7 +146,6 @@ class SSHFrontDoor:
         self.notes = Notes(on_note or (lambda line: None))  # refused and failed connections, counted
         self.strangers = Strangers(self.notes, timeout=LOGIN_TIMEOUT)
         self.signed = SignedIn(self.notes)
-        self._restore_errors: Callable[[], None] | None = None
 
     @property
     def max_sessions(self) -> int:
@@ -196,7 +195,7 @@ class SSHFrontDoor:
             login_timeout=self.strangers.timeout,
         )
         self.port = self._acceptor.get_port()
-        self._restore_errors = quiet_accept_errors(asyncio.get_running_loop(), self.notes)
+        quiet_accept_errors(asyncio.get_running_loop(), self.notes)  # kept while the loop runs (see its words)
 
     async def serve_forever(self) -> None:
         assert self._acceptor is not None
@@ -220,5 +219,3 @@ class SSHFrontDoor:
         for session in list(self.active):
             self.release_session(session)
         self.notes.close()
-        if self._restore_errors is not None:
-            self._restore_errors()

@@ -171,7 +171,6 @@ class WebFrontDoor:
         self.base_url = ""
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
-        self._restore_errors: Callable[[], None] | None = None
         self._closed = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._sessions: set[asyncio.Task[Any]] = set()
@@ -390,7 +389,7 @@ class WebFrontDoor:
         except BaseException:
             await self._runner.cleanup()
             raise
-        self._restore_errors = quiet_accept_errors(loop, self.notes)
+        quiet_accept_errors(loop, self.notes)  # kept while the loop runs (see its words)
         self.port = self._listener.sockets[0].getsockname()[1]
         if host in ANY_ADDRESS:
             host = socket.gethostname()  # links to 0.0.0.0 would lead nowhere: this machine's name is a better guess
@@ -438,6 +437,4 @@ class WebFrontDoor:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._listener.wait_closed(), 2.0)
         self.notes.close()
-        if self._restore_errors is not None:
-            self._restore_errors()
         self._closed.set()

@@ -168,6 +168,13 @@ def test_an_accept_that_fails_is_counted_not_a_traceback_and_other_errors_go_on_
         error = OSError(24, "Too many open files")
         loop.call_exception_handler({"message": "socket.accept() out of system resource", "exception": error})
         loop.call_exception_handler({"message": "something else"})
+
+        def _start_serving() -> None:  # asyncio's retry of accepting, a second after EMFILE
+            pass
+
+        retry = asyncio.Handle(_start_serving, (), loop)
+        closed = ValueError("Invalid file descriptor: -1")  # the listening socket closed meanwhile
+        loop.call_exception_handler({"message": "Exception in callback", "handle": retry, "exception": closed})
         notes.flush()
         assert lines == ["connections turned away: 1 not accepted (Too many open files)"]
         assert [context["message"] for context in seen] == ["something else"]
