@@ -227,7 +227,7 @@ async def test_the_asker_sees_what_the_request_waits_for_and_withdraws_it_with_u
                     await pilot.press(key)
                     result = await next_of(ben, UndoResult)
                     assert result == UndoResult(False, 0, None, "Ana withdrew the request")
-                    await wait_until(pilot, lambda: "Ana withdrew the request" in notice(app), TIMEOUT)
+                    await wait_until(pilot, lambda: notice(app) == "You withdrew your undo request.", TIMEOUT)
                     assert not isinstance(app.screen, UndoWaitingDialog) and server.match.cursor == moved
         finally:
             await ben.close()

@@ -155,6 +155,9 @@ class RemoteTableScreen(BaseTableScreen):
             who = "You" if result.declined_by == self.viewer else names[result.declined_by]
             whose = "your" if mine else f"{names[result.by]}'s"
             self.set_notice(f"{who} declined {whose} undo.")
+        elif result.reason.endswith("withdrew the request"):
+            whose = "You withdrew your" if mine else f"{names[result.by]} withdrew the"
+            self.set_notice(f"{whose} undo request.")
         else:
             self.set_notice(f"The undo request lapsed: {result.reason or 'no reason given'}.")
         self.query_one(HandView).focus()
