@@ -313,45 +313,46 @@ async def _serve(host_plan: HostPlan) -> int:
         idle_close_after=host_plan.idle_close,
     )
     match_id = host_plan.autosave.match_id
-    moved = None
-    try:
-        try:
-            await server.start(host_plan.address)
-        except OSError as error:
-            if host_plan.fallback is None:
-                raise
-            why = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({os_error_text(error)})"
-            moved = f"{host_plan.address}, where match {match_id} was last hosted, {why}"
-            await server.start(host_plan.fallback)
-    except OSError as error:
-        where = host_plan.address if moved is None else host_plan.fallback
-        if is_disk_error(error):
-            what = f"cannot make the table's socket at {where}: {os_error_text(error)}"
-        else:
-            what = f"cannot listen at {where}: {os_error_text(error)}"
-        print(f"{PROG} host: {what}", file=sys.stderr)
-        return 1
-    remember(data_dir(), match_id, server.address)
     loop = asyncio.get_running_loop()
     serving = asyncio.current_task()
     assert serving is not None
     for number in (signal.SIGTERM, signal.SIGHUP):  # `kill`, serve-ssh stopping, a closed terminal: as Ctrl+C
-        loop.add_signal_handler(number, serving.cancel)
-    where = join_address(server.address)
-    _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
-    if moved is not None:
-        _say(f"{moved}: listening at {server.address} instead (the seats are kept: players join there)")
-    elif host_plan.fallback is not None:
-        _say(f"listening where match {match_id} was last hosted: players join at the same address")
-    _say(f"listening on {reach(server.address)}")
-    _say(f"join with: {PROG} join {where} --name NAME")
-    _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
+        loop.add_signal_handler(number, serving.cancel)  # from before the table opens: it ends saved, whenever
     try:
+        moved = None
+        try:
+            try:
+                await server.start(host_plan.address)
+            except OSError as error:
+                if host_plan.fallback is None:
+                    raise
+                why = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({os_error_text(error)})"
+                moved = f"{host_plan.address}, where match {match_id} was last hosted, {why}"
+                await server.start(host_plan.fallback)
+        except OSError as error:
+            where = host_plan.address if moved is None else host_plan.fallback
+            if is_disk_error(error):
+                what = f"cannot make the table's socket at {where}: {os_error_text(error)}"
+            else:
+                what = f"cannot listen at {where}: {os_error_text(error)}"
+            print(f"{PROG} host: {what}", file=sys.stderr)
+            return 1
+        remember(data_dir(), match_id, server.address)
+        where = join_address(server.address)
+        _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
+        if moved is not None:
+            _say(f"{moved}: listening at {server.address} instead (the seats are kept: players join there)")
+        elif host_plan.fallback is not None:
+            _say(f"listening where match {match_id} was last hosted: players join at the same address")
+        _say(f"listening on {reach(server.address)}")
+        _say(f"join with: {PROG} join {where} --name NAME")
+        _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
         await server.serve_until_over()
-    except asyncio.CancelledError:  # Ctrl+C or SIGTERM
+    except asyncio.CancelledError:  # Ctrl+C, SIGTERM or SIGHUP
         await server.close("the host stopped the table")
         match_id = host_plan.autosave.match_id  # a save changed by another process goes on under a new id
-        remember(data_dir(), match_id, server.address)
+        if server.address is not None:
+            remember(data_dir(), match_id, server.address)
         _say(f"stopped; the match is saved: {PROG} host --resume {match_id} goes on with it")
         return 0
     finally:
