@@ -1,18 +1,20 @@
 """The client side of a table: connect, say hello, take a seat, then send moves and read events.
 
     client = await TableClient.connect("example.org:4444", "Ada")
-    async for event in client.events():    # Snapshot, Refused, UndoAsked, UndoResult, then Closed
+    async for event in client.events():    # Snapshot, Refused, UndoAsked, UndoResult, Notice,
+                                           # Revealed (the match is over), then Closed
         ...
     await client.send_move(move)
 
 `connect` returns once the server has welcomed the client and sent its first snapshot (in
-`client.snapshot`, and also the first event). A new seat's welcome carries its key (`client.token`,
-with `client.new_key` set): kept, and given again with `connect(..., token=...)` (or found in
-`keys`, a `TokenStore`, by the match the table names), it takes the seat back later, and nothing
-else does. The key itself is never sent: the client asks the table for a challenge and answers with
-a proof of the key for that match and that challenge (`net.seat_keys.prove`). The frames are read
-by a task of its own, so events queue up while the caller is busy; `Closed` is always the last
-event.
+`client.snapshot`, and also the first event). The welcome carries the commitment to the match's
+secret (`client.commitment`, to show the player). A new seat's welcome carries its key
+(`client.token`, with `client.new_key` set): kept, and given again with `connect(..., token=...)`
+(or found in `keys`, a `TokenStore`, by the match the table names), it takes the seat back later,
+and nothing else does. The key itself is never sent: the client asks the table for a challenge and
+answers with a proof of the key for that match and that challenge (`net.seat_keys.prove`). The
+frames are read by a task of its own, so events queue up while the caller is busy; `Closed` is
+always the last event.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from net.messages import (
     Closed,
     Notice,
     Refused,
+    Revealed,
+    RevealReader,
     Snapshot,
     UndoAsked,
     UndoPending,
@@ -44,7 +48,7 @@ from saves.ids import is_match_id
 CONNECT_TIMEOUT = 10.0
 MAX_PLAYERS = 8  # the largest table of any game
 
-Event = Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Closed
+Event = Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Revealed | Closed
 
 
 class TableClient:
@@ -73,6 +77,12 @@ class TableClient:
         self.new_key = self.token is not None  # a new seat's key, to keep (None: the one proved)
         self.table_id = self.match_id  # what the seat's key is kept for: the match, as the challenge names it
         self.challenged = False  # the table asked for a proof (a table that knows withdrawals, expiries...)
+        commitment = field(welcome, "commitment", str, optional=True)
+        if commitment is not None and (len(commitment) != 64 or set(commitment) - set("0123456789abcdef")):
+            raise ProtocolError("the welcome's commitment is not 64 hex digits")
+        self.commitment: str | None = commitment  # to the match's secret, shown to the player now
+        self.revealed: Revealed | None = None  # the secret and every event, once the match is over
+        self._reveals = RevealReader()
         self.snapshot = None
         self.closed: Closed | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -242,6 +252,11 @@ class TableClient:
             )
         if kind == "notice":
             return Notice(plain_line(field(message, "text", str)))
+        if kind == "reveal":
+            revealed = self._reveals.take(message)
+            if revealed is not None:
+                self.revealed = revealed
+            return revealed
         if kind == "bye":
             return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored
