@@ -257,6 +257,8 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _refuse(self, message: str) -> None:
         assert self.channel is not None
+        if self.channel.is_closing():
+            return  # gone while its session was weighed: nobody to tell
         self.channel.write(f"dominoes: {message}\r\n".encode())
         self.channel.exit(1)
 
@@ -299,8 +301,13 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             await self.child.hang_up()
 
     def _output(self, data: bytes) -> None:
-        if self.channel is not None and not self.closed:
-            self.channel.write(data)
+        if self.channel is None or self.closed:
+            return
+        if self.channel.is_closing():  # the client (or the door) is ending it: lost is soon called
+            if self.child is not None:
+                self.child.pause_output()  # the child is hung up then; its output is nobody's now
+            return
+        self.channel.write(data)
 
     def _child_exited(self, code: int) -> None:
         self._release()

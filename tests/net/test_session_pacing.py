@@ -6,7 +6,7 @@ from __future__ import annotations
 from net import pty_session
 from net.rate import TokenBucket
 from tests.net.ssh_client import connect, open_terminal, running_door
-from tests.net.test_web_server import run
+from tests.net.test_web_server import run, until
 
 
 def test_a_key_flood_over_ssh_is_read_at_its_pace_and_no_key_is_lost(home, keys, monkeypatch):
@@ -45,3 +45,24 @@ def test_a_token_bucket_allows_its_burst_then_its_rate():
     assert bucket.spend() == 0.5 and bucket.spend() == 1.0  # in debt: how long until it is paid
     now[0] += 10
     assert bucket.wait() == 0 and [bucket.take() for _ in range(4)] == [True, True, True, False]
+
+
+def test_output_that_comes_as_a_session_closes_is_dropped_without_an_error(home, keys):
+    """The interface's output can arrive after its channel began to close (the client left, or the
+    door ended it) and before the session hears it is lost: asyncssh then refuses to send, and that
+    must be no traceback in the server's log; the interface is hung up as the session ends."""
+
+    async def go() -> None:
+        async with running_door(home, keys) as door:
+            connection = await connect(door, keys.known)
+            _, screen = await open_terminal(connection)
+            await screen.wait_for("signed in as alice")
+            (session,) = door.active
+            assert session.channel is not None and session.child is not None
+            session.channel.close()  # closing: asyncssh's write would raise BrokenPipeError now
+            session._output(b"a frame drawn just as the player left")  # as the pty's reader passes it on
+            assert not session.child._reading  # nobody takes the output now: the pty is no longer read
+            await until(lambda: not door.active, "the session lost, its interface hung up, released")
+            connection.close()
+
+    run(go())
