@@ -66,7 +66,8 @@ async def open_session(client: aiohttp.ClientSession, home: Path, base: str, nam
     """Sign `name` in with a fresh invite link and open the terminal socket, as the page does."""
     save_preferences(Preferences(bot_speed=speed), player_home(home, name) / FILE_NAME)
     link = InviteBook(home).invite(name, base)
-    async with client.get(link) as response:
+    client.cookie_jar.clear()  # a browser of its own: signed in as nobody else yet
+    async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
         response.raise_for_status()
     websocket = await client.ws_connect(f"{base}/ws?width={SIZE[0]}&height={SIZE[1]}", headers={"Origin": base})
     return Session(websocket)

@@ -41,11 +41,12 @@ def add_parser(commands: Any) -> None:
     host.add_argument("--names", default="", help="player names, comma-separated (a joining player renames a seat)")
     host.add_argument(
         "--seat-name",
-        nargs=2,
+        nargs="+",
         action="append",
         default=[],
-        metavar=("SEAT", "NAME"),
-        help="the name of seat SEAT (from 1), for a name with a comma in it (repeatable)",
+        metavar="SEAT NAME",
+        help="the name of seat SEAT (from 1), for a name with a comma in it (repeatable); "
+        "--seat-name=SEAT:NAME takes any name, even one that begins with -",
     )
     add_option_argument(host)
     host.set_defaults(run=run)
@@ -60,7 +61,6 @@ def add_parser(commands: Any) -> None:
     where.add_argument("--socket", metavar="PATH", help="listen on a Unix socket at PATH instead of TCP")
     host.add_argument(
         "--bind",
-        default=DEFAULT_BIND,
         metavar="HOST",
         help=f"interface to listen on (default {DEFAULT_BIND}: this machine only; 0.0.0.0: every interface)",
     )
@@ -88,7 +88,10 @@ def add_parser(commands: Any) -> None:
         "--status", metavar="PATH", help="keep a JSON file at PATH saying who sits where (for a lobby to show)"
     )
     host.add_argument(
-        "--resume", dest="resume_match", metavar="MATCH", help="host a saved match (an id or the start of one)"
+        "--resume",
+        dest="resume_match",
+        metavar="MATCH",
+        help="host a saved match (an id or the start of one), where it was last hosted unless --port or --socket",
     )
 
 
@@ -126,6 +129,7 @@ class HostPlan(NamedTuple):
     pause: float
     idle_close: float | None
     status: str | None
+    fallback: Any = None  # where to listen if `address` (where the match was last hosted) is taken
 
 
 def plan(args: argparse.Namespace) -> HostPlan:
@@ -145,7 +149,9 @@ def plan(args: argparse.Namespace) -> HostPlan:
     if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
         raise ValueError(f"--pause must be from 0 to 60 seconds, not {args.pause}")
     port = 0 if args.port is None else args.port
-    address = unix(args.socket) if args.socket is not None else tcp(args.bind, port)
+    bind = args.bind or DEFAULT_BIND
+    address = unix(args.socket) if args.socket is not None else tcp(bind, port)
+    fallback = None
     store = SaveStore()
     if args.resume_match is not None:
         given = [name for name in ("game", "players", "seats", "seed") if getattr(args, name) is not None]
@@ -157,6 +163,8 @@ def plan(args: argparse.Namespace) -> HostPlan:
             print(f"{PROG} host: {autosave.notice}", file=sys.stderr)
         match = autosave.match
         problem = f"match {autosave.match_id} is over; there is nothing left to host" if match.state.over else None
+        if args.port is None and args.socket is None:
+            address, fallback = _where_last_hosted(autosave.match_id, args.bind, address)
         if problem is None and match.seed_chosen and match.shared:
             print(
                 f"{PROG} host: note: match {autosave.match_id} is dealt from a seed (it was saved before deals came "
@@ -173,8 +181,32 @@ def plan(args: argparse.Namespace) -> HostPlan:
         autosave.close()
         raise ValueError(problem)
     return HostPlan(
-        match, autosave, address, takeover, args.takeover_bot, args.budget, args.pause, idle_close, args.status
+        match,
+        autosave,
+        address,
+        takeover,
+        args.takeover_bot,
+        args.budget,
+        args.pause,
+        idle_close,
+        args.status,
+        fallback,
     )
+
+
+def _where_last_hosted(match_id: str, bind: str | None, free: Any) -> tuple[Any, Any]:
+    """Where a resumed match listens: where it was last hosted (the same port, on --bind if given,
+    or the same socket), with `free` (a free port) to fall back on; just `free` if it never was."""
+    from net.address import tcp
+    from net.last_address import recall
+    from net.paths import data_dir
+
+    last = recall(data_dir(), match_id)
+    if last is None:
+        return free, None
+    if last.is_unix:
+        return last, free
+    return tcp(bind or str(last.host), int(last.port or 0)), free
 
 
 def _seconds_or_never(flag: str, text: str) -> float | None:
@@ -208,7 +240,8 @@ def _new_match(args: argparse.Namespace) -> Any:
     if len(names) > players:
         raise ValueError(f"--names gives {len(names)} names for {players} players")
     names += [""] * (players - len(names))
-    for seat_text, name in args.seat_name:
+    for given in args.seat_name:
+        seat_text, name = _seat_and_name(given)
         seat = int(seat_text) if seat_text.isdigit() and seat_text.isascii() else 0
         if not 1 <= seat <= players:
             raise ValueError(f"--seat-name names seat {seat_text}, and the seats are 1 to {players}")
@@ -224,6 +257,16 @@ def _new_match(args: argparse.Namespace) -> Any:
             "seed would know every hand, so the deals come from a secret nobody at it knows"
         )
     return settings.new_match()
+
+
+def _seat_and_name(given: list[str]) -> tuple[str, str]:
+    """`--seat-name SEAT NAME`, or `--seat-name=SEAT:NAME` (for a name that begins with -)."""
+    if len(given) == 2:
+        return given[0], given[1]
+    if len(given) == 1 and ":" in given[0]:
+        seat, _, name = given[0].partition(":")
+        return seat, name
+    raise ValueError(f"--seat-name takes SEAT NAME, or SEAT:NAME in one word, not {' '.join(given)[:60]!r}")
 
 
 def reach(address: Any) -> str:
@@ -278,9 +321,11 @@ def run_host(args: argparse.Namespace) -> int:
 
 async def _serve(host_plan: HostPlan) -> int:
     import asyncio
+    import errno
     import signal
 
     from core import get_game
+    from net.last_address import remember
     from net.paths import data_dir
     from net.seat_keys import server_keys_path
     from net.server import TableServer
@@ -309,40 +354,62 @@ async def _serve(host_plan: HostPlan) -> int:
         on_seats=tell_seats,
         idle_close_after=host_plan.idle_close,
     )
-    try:
-        await server.start(host_plan.address)
-    except OSError as error:
-        if is_disk_error(error):
-            what = f"cannot make the table's socket at {host_plan.address}: {os_error_text(error)}"
-        else:
-            what = f"cannot listen at {host_plan.address}: {os_error_text(error)}"
-        print(f"{PROG} host: {what}", file=sys.stderr)
-        return 1
+    match_id = host_plan.autosave.match_id
     loop = asyncio.get_running_loop()
     serving = asyncio.current_task()
     assert serving is not None
-    loop.add_signal_handler(signal.SIGTERM, serving.cancel)  # `kill`, or serve-ssh stopping: as Ctrl+C
-    where = join_address(server.address)
-    match_id = host_plan.autosave.match_id
-    _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
-    _say(f"listening on {reach(server.address)}")
-    _say(f"join with: {PROG} join {where} --name NAME")
-    if match.secret is not None:  # the commitment only: the secret is the players' once the match is over
-        _say(f"deals committed to {match.commitment[:16]} (the SHA-256 of the match's secret, sent to every player)")
-    elif match.seed is not None:
-        _say("deals from a chosen seed (practice)")
-    _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
+    for number in (signal.SIGTERM, signal.SIGHUP):  # `kill`, serve-ssh stopping, a closed terminal: as Ctrl+C
+        loop.add_signal_handler(number, serving.cancel)  # from before the table opens: it ends saved, whenever
     try:
+        moved = None
+        try:
+            try:
+                await server.start(host_plan.address)
+            except OSError as error:
+                if host_plan.fallback is None:
+                    raise
+                why = "is in use" if error.errno == errno.EADDRINUSE else f"cannot be used ({os_error_text(error)})"
+                moved = f"{host_plan.address}, where match {match_id} was last hosted, {why}"
+                await server.start(host_plan.fallback)
+        except OSError as error:
+            where = host_plan.address if moved is None else host_plan.fallback
+            if is_disk_error(error):
+                what = f"cannot make the table's socket at {where}: {os_error_text(error)}"
+            else:
+                what = f"cannot listen at {where}: {os_error_text(error)}"
+            print(f"{PROG} host: {what}", file=sys.stderr)
+            return 1
+        remember(data_dir(), match_id, server.address)
+        where = join_address(server.address)
+        _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
+        if moved is not None:
+            _say(f"{moved}: listening at {server.address} instead (the seats are kept: players join there)")
+        elif host_plan.fallback is not None:
+            _say(f"listening where match {match_id} was last hosted: players join at the same address")
+        _say(f"listening on {reach(server.address)}")
+        _say(f"join with: {PROG} join {where} --name NAME")
+        if match.secret is not None:  # the commitment only: the secret is the players' once the match is over
+            _say(
+                f"deals committed to {match.commitment[:16]} (the SHA-256 of the match's secret, sent to every player)"
+            )
+        elif match.seed is not None:
+            _say("deals from a chosen seed (practice)")
+        _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
         await server.serve_until_over()
-    except asyncio.CancelledError:  # Ctrl+C or SIGTERM
+    except asyncio.CancelledError:  # Ctrl+C, SIGTERM or SIGHUP
         await server.close("the host stopped the table")
         match_id = host_plan.autosave.match_id  # a save changed by another process goes on under a new id
+        if server.address is not None:
+            remember(data_dir(), match_id, server.address)
         _say(f"stopped; the match is saved: {PROG} host --resume {match_id} goes on with it")
         return 0
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
-        remove_ended_table(Path(str(host_plan.address.path)) if host_plan.address.is_unix else None, status)
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            loop.remove_signal_handler(number)
+        bound = server.address
+        remove_ended_table(Path(str(bound.path)) if bound is not None and bound.is_unix else None, status)
     match_id = host_plan.autosave.match_id
+    remember(data_dir(), match_id, server.address)
     if match.state.over:
         _say(f"the match is over and saved as {match_id}")
     else:

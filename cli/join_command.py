@@ -3,8 +3,9 @@
 The address and the name are checked first (a bad one: one line, exit status 2); then the table is
 joined before the interface starts, so an unreachable or full table is one line and exit status 1,
 and the interface runs on the connection's event loop. The seat's key, from the table's welcome, is
-kept in the player's data directory (per table and name, readable by the player only) and presented
-when they join again: it alone takes the seat back. An interface that ends with an error exits 1.
+kept in the player's data directory (per match and name, readable by the player only) and proved
+when they join again, whatever address they reach the table at: it alone takes the seat back, and
+it is never sent. An interface that ends with an error exits 1.
 """
 
 from __future__ import annotations
@@ -76,16 +77,9 @@ def _report(path: str, reason: str) -> None:
             handle.write(reason[:500])
 
 
-def table_key(address: Any) -> str:
-    """The table an address names, as the kept keys are filed: a socket by its absolute path."""
-    import os
-
-    return os.path.abspath(address.path) if address.is_unix else str(address)
-
-
 async def join_and_play(address: Any, name: str, seat: int | None) -> int:
-    """Join the table (with the seat's key if one is kept for it), keep the key the table gives,
-    then run the interface on it until the player leaves or the app quits."""
+    """Join the table (proving the seat's key if one is kept for this match and name), keep the key
+    the table gives, then run the interface on it until the player leaves or the app quits."""
     from net.client import TableClient
     from net.paths import data_dir
     from net.protocol import ProtocolError
@@ -93,15 +87,14 @@ async def join_and_play(address: Any, name: str, seat: int | None) -> int:
     from saves.os_errors import os_error_text
 
     tokens = TokenStore(data_dir() / CLIENT_DIRECTORY)
-    table = table_key(address)
     try:
-        client = await TableClient.connect(address, name, seat, token=tokens.get(table, name))
+        client = await TableClient.connect(address, name, seat, keys=tokens)
     except ProtocolError as error:
         raise ConnectionError(f"the table at {address} did not speak the protocol: {error.reason}") from None
     warning = None
     if client.token is not None:
         try:
-            tokens.put(table, name, client.token, client.match_id)
+            tokens.put(client.table_id, name, client.token)
         except OSError as error:
             kept = os_error_text(error)
             warning = f"Your seat's key could not be kept ({kept}): if you leave, the seat may not be yours again."

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from cli.terminal import require_terminal
 from cli.usage import PROG, UsageError
 from core import GAME_NAMES
 
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     except LessonError as error:
         print(f"{PROG} learn: {error}", file=sys.stderr)
         return 1
+    require_terminal(f"{PROG} learn")
     from tui.app import DominoesApp
 
     DominoesApp(match=lesson.new_match()).run()

@@ -70,7 +70,7 @@ async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int
     from net.tables import close_tables
     from net.web_server import WebFrontDoor
 
-    door = WebFrontDoor(data_dir(), limits=limits)
+    door = WebFrontDoor(data_dir(), limits=limits, on_note=say)  # what it turns away: a line a second at most
     try:
         await door.start(host, port, base_url)
     except OSError as error:

@@ -101,7 +101,9 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
         raise UsageError(f"{name}: {error}") from None
     host_key = Path(args.host_key) if args.host_key else default_host_key_path()
     try:
-        door = SSHFrontDoor(Path(args.authorized_keys), host_key, limits=limits)
+        door = SSHFrontDoor(
+            Path(args.authorized_keys), host_key, limits=limits, on_note=lambda line: say(f"{name}: {line}")
+        )
     except KeyFileError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 1

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -60,10 +63,30 @@ async def open_connection(address: Address) -> tuple[asyncio.StreamReader, async
 
 
 async def start_server(handler: Handler, address: Address) -> tuple[asyncio.Server, Address]:
-    """Listen at `address`; the server and the address really bound (port 0 gets a free port)."""
+    """Listen at `address`; the server and the address really bound (port 0 gets a free port).
+    OSError (EADDRINUSE) for a Unix socket where a server answers: asyncio would quietly take the
+    path from it (a socket file nobody answers at is taken over)."""
     if address.path is not None:
+        if await _answers(address.path):
+            raise OSError(errno.EADDRINUSE, "another server is listening there")
         server = await asyncio.start_unix_server(handler, address.path)
         return server, address
     server = await asyncio.start_server(handler, address.host, address.port)
     port = server.sockets[0].getsockname()[1]
     return server, Address(host=address.host, port=port)
+
+
+async def _answers(path: str) -> bool:
+    """Whether a server accepts connections on the Unix socket at `path`."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.setblocking(False)
+    try:
+        await asyncio.wait_for(asyncio.get_running_loop().sock_connect(probe, path), 2.0)
+    except TimeoutError:
+        return True  # a server too busy to take one more connection at once is there all the same
+    except OSError:
+        return False
+    finally:
+        with contextlib.suppress(OSError):
+            probe.close()
+    return True

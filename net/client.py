@@ -8,8 +8,11 @@
 
 `connect` returns once the server has welcomed the client and sent its first snapshot (in
 `client.snapshot`, and also the first event). The welcome carries the commitment to the match's
-secret (`client.commitment`, to show the player), and the seat's key (`client.token`):
-presented with `connect(..., token=...)` it takes the seat back later, and nothing else does. The
+secret (`client.commitment`, to show the player). A new seat's welcome carries its key
+(`client.token`, with `client.new_key` set): kept, and given again with `connect(..., token=...)`
+(or found in `keys`, a `TokenStore`, by the match the table names), it takes the seat back later,
+and nothing else does. The key itself is never sent: the client asks the table for a challenge and
+answers with a proof of the key for that match and that challenge (`net.seat_keys.prove`). The
 frames are read by a task of its own, so events queue up while the caller is busy; `Closed` is
 always the last event.
 """
@@ -32,16 +35,20 @@ from net.messages import (
     RevealReader,
     Snapshot,
     UndoAsked,
+    UndoPending,
     UndoResult,
     plain_line,
     seat_names,
+    undo_words,
 )
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
+from net.seat_keys import MAX_TOKEN, TokenStore, prove
+from saves.ids import is_match_id
 
 CONNECT_TIMEOUT = 10.0
 MAX_PLAYERS = 8  # the largest table of any game
 
-Event = Snapshot | Refused | UndoAsked | UndoResult | Notice | Revealed | Closed
+Event = Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Revealed | Closed
 
 
 class TableClient:
@@ -67,6 +74,9 @@ class TableClient:
         self.options = field(welcome, "options", dict)
         self.match_id = plain_line(field(welcome, "match_id", str))
         self.token: str | None = field(welcome, "token", str, optional=True)
+        self.new_key = self.token is not None  # a new seat's key, to keep (None: the one proved)
+        self.table_id = self.match_id  # what the seat's key is kept for: the match, as the challenge names it
+        self.challenged = False  # the table asked for a proof (a table that knows withdrawals, expiries...)
         commitment = field(welcome, "commitment", str, optional=True)
         if commitment is not None and (len(commitment) != 64 or set(commitment) - set("0123456789abcdef")):
             raise ProtocolError("the welcome's commitment is not 64 hex digits")
@@ -86,10 +96,12 @@ class TableClient:
         seat: int | None = None,
         timeout: float = CONNECT_TIMEOUT,
         token: str | None = None,
+        keys: TokenStore | None = None,
     ) -> TableClient:
-        """Take a seat at the table at `address` (with `token`, the seat that key opens).
-        ConnectionError or ProtocolError (one line) if the server cannot be reached or says no
-        (table full, the seat kept for its player...); ValueError for a bad address."""
+        """Take a seat at the table at `address` (with `token`, or the key `keys` holds for `name`
+        at the table's match, the seat that key opens: proved, never sent). ConnectionError or
+        ProtocolError (one line) if the server cannot be reached or says no (table full, the seat
+        kept for its player...); ValueError for a bad address."""
         where = parse_address(address) if isinstance(address, str) else address
         name = check_name(name)
         try:
@@ -97,20 +109,29 @@ class TableClient:
         except (OSError, TimeoutError) as error:
             raise ConnectionError(f"cannot reach the table at {where}: {_why(error)}") from None
         try:
-            hello: dict[str, Any] = {"type": "hello", "name": name}
+            hello: dict[str, Any] = {"type": "hello", "name": name, "challenge": True}
             if seat is not None:
                 hello["seat"] = seat
-            if token is not None:
-                hello["token"] = token
             writer.write(encode_frame(hello))
             await writer.drain()
             welcome = await asyncio.wait_for(read_frame(reader), timeout)
+            table_id = None
+            if welcome["type"] == "challenge":
+                nonce, table_id = _challenge(welcome)
+                key = token if token is not None else keys.get(table_id, name) if keys is not None else None
+                writer.write(encode_frame({"type": "proof", "proof": prove(key, nonce, table_id) if key else None}))
+                await writer.drain()
+                welcome = await asyncio.wait_for(read_frame(reader), timeout)
             if welcome["type"] == "bye":
                 reason = welcome.get("reason")
                 raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
             if welcome["type"] != "welcome":
                 raise ProtocolError(f"the table answered hello with {welcome['type']!r}, not a welcome")
             client = cls(reader, writer, welcome)
+            if table_id is not None:
+                client.table_id, client.challenged = table_id, True
+                if client.token is None:
+                    client.token = key  # the seat is ours again by the key we proved
             first = await asyncio.wait_for(read_frame(reader), timeout)
             event = client._decode(first)
             if not isinstance(event, Snapshot):
@@ -144,6 +165,17 @@ class TableClient:
 
     async def answer_undo(self, accept: bool) -> None:
         await self._send({"type": "undo_answer", "accept": bool(accept)})
+
+    @property
+    def can_withdraw_undo(self) -> bool:
+        """Whether the table takes back a request (one that asks for proofs does; an older one
+        would drop the connection for a message it does not know)."""
+        return self.challenged
+
+    async def withdraw_undo(self) -> None:
+        """Take back this player's undo request while it waits for answers."""
+        if self.can_withdraw_undo:
+            await self._send({"type": "undo_withdraw"})
 
     async def close(self) -> None:
         """Leave the table (the seat stays ours: connecting again with the same name takes it back)."""
@@ -205,7 +237,12 @@ class TableClient:
         if kind == "refused":
             return Refused(plain_line(field(message, "reason", str)))
         if kind == "undo_asked":
-            return UndoAsked(field(message, "by", int))
+            return UndoAsked(field(message, "by", int), *undo_words(message))
+        if kind == "undo_pending":
+            waiting = field(message, "waiting", list)
+            if len(waiting) > MAX_PLAYERS or any(type(seat) is not int for seat in waiting):
+                raise ProtocolError("an undo request waits for seats that are not at the table")
+            return UndoPending(tuple(waiting), *undo_words(message))
         if kind == "undo_result":
             return UndoResult(
                 field(message, "accepted", bool),
@@ -223,6 +260,16 @@ class TableClient:
         if kind == "bye":
             return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored
+
+
+def _challenge(message: dict[str, Any]) -> tuple[str, str]:
+    """The nonce of a table's challenge, and the match it names (as seat keys are kept)."""
+    nonce, match = field(message, "nonce", str), field(message, "match", str)
+    if not 32 <= len(nonce) <= MAX_TOKEN or not nonce.isascii() or not nonce.isalnum():
+        raise ProtocolError("the table's challenge is not a nonce")
+    if not is_match_id(match):
+        raise ProtocolError("the table's challenge names no match")
+    return nonce, match
 
 
 def _why(error: BaseException) -> str:

@@ -16,6 +16,7 @@ from net.protocol import ProtocolError, field
 
 SEAT_STATES = ("human", "away", "open")  # or a bot level
 LOG_LINES = 30  # the recent move lines each snapshot carries
+UNDO_MOVE_LINES = 16  # the move lines an undo request may carry (a table sends at most 8)
 SAVED_NAME = 64  # the longest name a save file may hold (saves/body.py); new names have at most 20
 MAX_REVEALED = 100_000  # events a revealed match may hold: as many as a save file may
 
@@ -95,6 +96,17 @@ def snapshot_message(snapshot: Snapshot) -> dict[str, Any]:
     }
 
 
+def undo_words(message: dict[str, Any]) -> tuple[tuple[str, ...], str, int | None]:
+    """The moves an undo request names, whose decision it goes back to, and when it lapses, as
+    plain lines (optional fields: an older table sends none)."""
+    moves = field(message, "moves", list, optional=True) or []
+    if len(moves) > UNDO_MOVE_LINES or any(type(line) is not str for line in moves):
+        raise ProtocolError("an undo request's moves are not a few lines")
+    back_to = plain_line(field(message, "back_to", str, optional=True) or "")
+    expires = field(message, "expires", int, optional=True)
+    return tuple(plain_line(line) for line in moves), back_to, expires
+
+
 def seat_names(items: list[Any], players: int) -> tuple[str, ...]:
     """The names of the seats as the server sent them: one printable name per seat."""
     names = _strings(items, players, "names")
@@ -128,9 +140,25 @@ class Refused:
 
 @dataclass(frozen=True, slots=True)
 class UndoAsked:
-    """Seat `by` asks to undo; answer with `answer_undo`."""
+    """Seat `by` asks to undo; answer with `answer_undo`. `moves`: the moves it takes back, in words
+    (each names whose it is); `back_to`: whose decision play goes back to; `expires`: seconds
+    before the request lapses unanswered (None from a table that does not say)."""
 
     by: int
+    moves: tuple[str, ...] = ()
+    back_to: str = ""
+    expires: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UndoPending:
+    """This player's undo request waits for `waiting` (seats) to agree; withdraw it with
+    `withdraw_undo`. `moves`, `back_to` and `expires` as in `UndoAsked`."""
+
+    waiting: tuple[int, ...]
+    moves: tuple[str, ...] = ()
+    back_to: str = ""
+    expires: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

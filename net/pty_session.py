@@ -5,7 +5,9 @@ bytes flow both ways between the SSH channel and the pty's master side, a window
 TIOCSWINSZ (the kernel then signals the child), and the two ends are tied: the connection closes
 when the child exits, and the child is hung up (then killed) when the connection drops. What the
 client asks for is bounded: a window is at most MAX_COLUMNS x MAX_ROWS (a 20000 x 20000 one would
-have the interface draw gigabytes), a TERM is a plain terminal name, a passed variable a short line.
+have the interface draw gigabytes), a TERM is a plain terminal name, a passed variable a short line,
+and the client's keys are paced (beyond KEY_RATE packets a second, bursts of KEY_BURST, the channel
+is read more slowly: keys wait, none is lost).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from typing import Any
 
 import asyncssh
 
+from net.rate import TokenBucket
+
 DEFAULT_SIZE = (80, 24)
 MAX_COLUMNS, MAX_ROWS = 500, 200  # larger windows are drawn at this size
 MAX_PIXELS = 65535
@@ -35,6 +39,7 @@ INPUT_BUFFER_LIMIT = 256 * 1024  # stop reading the client while this much input
 KILL_AFTER = 3.0  # seconds a hung-up child gets to exit before it is killed
 DRAIN_AFTER_EXIT = 0.5  # seconds to pass on the last output of a child that has exited
 PASSED_ENVIRONMENT = frozenset({"COLORTERM", "LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR"})
+KEY_RATE, KEY_BURST = 200.0, 400.0  # data packets a second from one SSH session (a paste comes in large ones)
 
 
 def clamped_size(columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> tuple[int, int, int, int]:
@@ -229,6 +234,8 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.child: PtyChild | None = None
         self.counted = False
         self.closed = False
+        self._pace = TokenBucket(KEY_RATE, KEY_BURST)
+        self._paused = {"full": False, "paced": False}  # why reading the channel is paused
 
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[type-arg]
         self.channel = chan
@@ -250,6 +257,8 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _refuse(self, message: str) -> None:
         assert self.channel is not None
+        if self.channel.is_closing():
+            return  # gone while its session was weighed: nobody to tell
         self.channel.write(f"dominoes: {message}\r\n".encode())
         self.channel.exit(1)
 
@@ -292,8 +301,13 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             await self.child.hang_up()
 
     def _output(self, data: bytes) -> None:
-        if self.channel is not None and not self.closed:
-            self.channel.write(data)
+        if self.channel is None or self.closed:
+            return
+        if self.channel.is_closing():  # the client (or the door) is ending it: lost is soon called
+            if self.child is not None:
+                self.child.pause_output()  # the child is hung up then; its output is nobody's now
+            return
+        self.channel.write(data)
 
     def _child_exited(self, code: int) -> None:
         self._release()
@@ -301,8 +315,15 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.channel.exit(code if code >= 0 else 128 - code)
 
     def _input_full(self, full: bool) -> None:
-        if self.channel is not None and not self.closed:
-            if full:
+        self._pause("full", full)
+
+    def _pause(self, why: str, paused: bool) -> None:
+        """Read the channel only while nothing (a full pty, a fast client) says to wait."""
+        was = any(self._paused.values())
+        self._paused[why] = paused
+        now = any(self._paused.values())
+        if self.channel is not None and not self.closed and was != now:
+            if now:
                 self.channel.pause_reading()
             else:
                 self.channel.resume_reading()
@@ -315,6 +336,10 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: Any) -> None:
         if self.child is not None:
             self.child.write(data)
+        wait = self._pace.spend()
+        if wait > 0 and not self._paused["paced"]:
+            self._pause("paced", True)
+            asyncio.get_running_loop().call_later(wait, self._pause, "paced", False)
 
     def eof_received(self) -> bool:
         return True  # keep the channel open: the interface decides when the session ends

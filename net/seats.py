@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from core.seats import Seat, default_seats
 from core.words import article
-from net.seat_keys import new_token, same_hash, token_hash
+from net.seat_keys import new_token, same_hash, seat_proof, token_hash
 
 OPEN, HUMAN, AWAY = "open", "human", "away"
 KEPT = "that seat is kept for its player"
@@ -60,23 +60,26 @@ class SeatTable:
     def connected(self) -> tuple[int, ...]:
         return tuple(i for i, status in enumerate(self.status) if status == HUMAN)
 
-    def holder(self, token: str | None) -> int | None:
-        """The seat whose key `token` is, if any."""
-        if token is None:
+    def prover(self, proof: str | None, nonce: str, match: str) -> int | None:
+        """The seat whose key `proof` proves, for the challenge `nonce` at match `match`, if any.
+        Every seat's proof is checked, in constant time, so the answer's timing says nothing."""
+        if proof is None:
             return None
-        digest = token_hash(token)
-        return next((seat for seat, kept in self.keys.items() if same_hash(kept, digest)), None)
+        found = None
+        for seat, kept in self.keys.items():
+            if same_hash(seat_proof(kept, nonce, match), proof) and found is None:
+                found = seat
+        return found
 
-    def choose(self, name: str, wanted: int | None, token: str | None = None) -> int:
-        """The seat a hello with `name` (and maybe a wanted seat, and a seat's key) takes;
-        SeatRefused if none.
+    def choose(self, name: str, wanted: int | None, keyed: int | None = None) -> int:
+        """The seat a hello with `name` (and maybe a wanted seat, and the seat whose key it proved)
+        takes; SeatRefused if none.
 
-        A seat's key, with the seat's name (in any case), takes that seat back, even from a connection
-        of its own player that has not yet noticed it is gone. Without it, a name that a seat has
-        takes that seat only if nobody has sat there yet; another name takes the wanted open seat,
-        or the first open one."""
+        A proof of a seat's key, with the seat's name (in any case), takes that seat back, even
+        from a connection of its own player that has not yet noticed it is gone. Without it, a name
+        that a seat has takes that seat only if nobody has sat there yet; another name takes the
+        wanted open seat, or the first open one."""
         key = name.casefold()
-        keyed = self.holder(token)
         if keyed is not None and self.seats[keyed].name.casefold() == key:
             if wanted is not None and wanted != keyed:
                 raise SeatRefused(f"your seat at this table is seat {keyed + 1}, not seat {wanted + 1}")
@@ -114,15 +117,15 @@ class SeatTable:
         self.seats = tuple(seats)
         return True
 
-    def key(self, index: int, token: str | None) -> tuple[str, bool]:
-        """The key to give the player now seated at `index`: the one they came with if it is this
-        seat's, else a new one (the seat's old key, if any, stops working). Also whether the keys
-        changed (the table must keep them)."""
-        if token is not None and self.holder(token) == index:
-            return token, False
+    def key(self, index: int, proven: bool) -> str | None:
+        """The key to give the player now seated at `index`: none if they proved they hold this
+        seat's, else a new one (the seat's old key, if any, stops working; the table must keep the
+        keys again)."""
+        if proven:
+            return None
         token = new_token()
         self.keys[index] = token_hash(token)
-        return token, True
+        return token
 
     def leave(self, index: int) -> None:
         self.status[index] = AWAY

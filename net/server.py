@@ -10,6 +10,12 @@ so the loop keeps serving clients; a result that arrives after the match has cha
 the seat's player coming back) is dropped. After every change the match is autosaved and each
 client is sent a snapshot of its own seat's view, never another seat's.
 
+A table waits for its players: a stand-in (`takeover_after`) plays for an away seat only while at
+least one human is connected, so with nobody there the match stops at the next human seat's
+decision, saved, until someone comes back (or `idle_close_after` closes the table). The takeover
+clock of a seat kept for a player who is not there runs from the table's start too, as after
+`host --resume`.
+
 The match's secret stays in this process (and its save) until the match is over: players are sent
 its commitment in their welcome, and the secret with every event (`reveal`) only once the match is
 over, so each can check the deals. Undo at a table of several humans never goes back into a round
@@ -20,7 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import random
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,11 +43,11 @@ from core.words import article
 from net.address import Address, start_server
 from net.messages import LOG_LINES, Snapshot, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
-from net.seat_keys import MAX_TOKEN, load_seat_keys, save_seat_keys
-from net.seats import SeatRefused, SeatTable
+from net.seat_keys import MAX_TOKEN, load_seat_keys, new_nonce, save_seat_keys
+from net.seats import AWAY, SeatRefused, SeatTable
 from workers.bot_process import IN_PROCESS_LEVELS, BotProcess, decision_seed
 
-HELLO_TIMEOUT = 5.0  # a connection that has not said hello by then is dropped
+HELLO_TIMEOUT = 5.0  # a connection that has not said hello (and answered its challenge) by then is dropped
 # Connections still to say hello, in all and from one address: beyond these the oldest waiting one
 # is dropped, so idle connections never keep a player out (seated players are at most one a seat).
 MAX_WAITING = 64
@@ -48,6 +56,13 @@ MAX_QUEUED = 256  # frames waiting for a slow client; beyond this it is dropped
 RATE = 20.0  # messages per second a client may send on average...
 BURST = 60.0  # ...and at once
 CLOSE_TIMEOUT = 2.0
+UNDO_EXPIRES = 60.0  # seconds an undo request waits for answers before it lapses
+UNDO_AGAIN_AFTER = 10.0  # seconds before a player whose request was declined (or withdrawn, or lapsed) asks again
+UNDO_LINES = 8  # the moves an undo request names, at most (then how many more)
+OLD_CLIENT_KEY = (
+    "this table takes a seat back only from a client that proves its key without sending it; "
+    "update dominoes to come back to your seat"
+)
 REVEAL_EVENTS = 2048  # events in one `reveal` message: well under the protocol's list limit
 
 
@@ -126,9 +141,12 @@ def _peer_host(writer: asyncio.StreamWriter) -> str:
 
 
 class PendingUndo:
-    def __init__(self, by: int, waiting: set[int]) -> None:
+    """An undo request waiting for answers: who asked, who must still agree, when it lapses."""
+
+    def __init__(self, by: int, waiting: set[int], expiry: asyncio.TimerHandle | None = None) -> None:
         self.by = by
         self.waiting = waiting
+        self.expiry = expiry
 
 
 class TableServer:
@@ -174,10 +192,13 @@ class TableServer:
         self.address: Address | None = None
         self.thinking: int | None = None
         self.match_id: str = getattr(autosave, "match_id", "unsaved")
+        # What seat keys are proved for, and players file them by: the match, whatever the address.
+        self.table_id = self.match_id if self.match_id != "unsaved" else f"unsaved-{secrets.token_hex(8)}"
         self._by_seat: dict[int, Connection] = {}
         self._connections: set[Connection] = set()
         self._waiting: dict[Connection, str] = {}  # connections yet to say hello (oldest first): their peer
         self._undo: PendingUndo | None = None
+        self._undo_refused: dict[int, tuple[float, str]] = {}  # asker -> when their last request failed, and how
         self._generation = 0  # bumped whenever a bot's decision in progress may no longer fit
         self._timers: dict[int, asyncio.TimerHandle] = {}
         self._paused_at: tuple[int, int] | None = None
@@ -197,6 +218,9 @@ class TableServer:
         self._save()
         self._tell_seats()
         self._watch_idle()
+        for seat, status in enumerate(self.table.status):
+            if status == AWAY:  # kept for a player who has not come back (yet)
+                self._start_takeover_clock(seat)
         self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def serve_until_over(self) -> None:
@@ -253,14 +277,14 @@ class TableServer:
         self._connections.add(connection)
         try:
             try:
-                hello = await asyncio.wait_for(read_frame(reader), HELLO_TIMEOUT)
+                hello, keyed = await asyncio.wait_for(self._greet(connection), HELLO_TIMEOUT)
             except TimeoutError:
                 raise ProtocolError(f"no hello within {HELLO_TIMEOUT:g} seconds") from None
             finally:
                 self._waiting.pop(connection, None)
             if connection.closing:
                 return  # dropped while it waited: too many others from its address came after it
-            self._hello(connection, hello)
+            self._hello(connection, hello, keyed)
             while True:
                 message = await read_frame(reader)
                 connection.spend()
@@ -288,9 +312,29 @@ class TableServer:
             oldest.bye("too many connections are waiting to say hello; this one waited longest")
         self._waiting[connection] = connection.peer
 
-    def _hello(self, connection: Connection, message: dict[str, Any]) -> None:
-        if message["type"] != "hello":
-            raise ProtocolError(f"the first message must be hello, not {message['type']!r}")
+    async def _greet(self, connection: Connection) -> tuple[dict[str, Any], int | None]:
+        """The hello, and the seat whose key the client proved it holds (None: no key, or none
+        that opens a seat here). A client that asks for a challenge gets a fresh nonce and answers
+        with a proof (`net.seat_keys.seat_proof`), never the key; one that sends the key itself (an
+        older client) is told to update, since a key that travels can be stolen."""
+        hello = await read_frame(connection.reader)
+        if hello["type"] != "hello":
+            raise ProtocolError(f"the first message must be hello, not {hello['type']!r}")
+        if "token" in hello:
+            raise ProtocolError(OLD_CLIENT_KEY)
+        if hello.get("challenge") is not True:
+            return hello, None
+        nonce = new_nonce()
+        connection.send({"type": "challenge", "nonce": nonce, "match": self.table_id})
+        answer = await read_frame(connection.reader)
+        if answer["type"] != "proof":
+            raise ProtocolError(f"a challenge is answered with proof, not {answer['type']!r}")
+        proof = field(answer, "proof", str, optional=True)
+        if proof is not None and not 0 < len(proof) <= MAX_TOKEN:
+            raise ProtocolError(f"a proof has 1 to {MAX_TOKEN} characters")
+        return hello, self.table.prover(proof, nonce, self.table_id)
+
+    def _hello(self, connection: Connection, message: dict[str, Any], keyed: int | None = None) -> None:
         try:
             name = check_name(field(message, "name", str))
         except ValueError as error:
@@ -298,22 +342,20 @@ class TableServer:
         wanted = field(message, "seat", int, optional=True)
         if wanted is not None and wanted < 0:
             raise ProtocolError(f"the seat field counts from 0 (0 is seat 1), so {wanted} names no seat")
-        token = field(message, "token", str, optional=True)
-        if token is not None and not 0 < len(token) <= MAX_TOKEN:
-            raise ProtocolError(f"a seat's key has 1 to {MAX_TOKEN} characters")
         try:
-            seat = self.table.choose(name, wanted, token)
+            seat = self.table.choose(name, wanted, keyed)
         except SeatRefused as error:
             raise ProtocolError(str(error)) from None
-        if self.table.holder(token) == seat:
+        proven = keyed == seat
+        if proven:
             name = self.match.names[seat]  # the seat keeps its name, whatever case it was typed in
         elsewhere = self._by_seat.get(seat)
         if elsewhere is not None:  # its player, back with the key before the old connection ended
             self._detach(elsewhere)
             elsewhere.bye("you took your seat at this table from another connection")
         returning = self.table.status[seat] == "away"
-        given, rekeyed = self.table.key(seat, token)
-        if rekeyed:
+        given = self.table.key(seat, proven)
+        if given is not None:
             self._save_keys()
         if self.table.take(seat, name):
             self.match.seats = self.table.seats
@@ -357,11 +399,12 @@ class TableServer:
         self._watch_idle()
         name = self.match.names[seat]
         kept = "the seat is kept for them"
-        if self.takeover_after is not None and not self._closed:
-            loop = asyncio.get_running_loop()
-            self._timers[seat] = loop.call_later(self.takeover_after, self._take_over, seat)
+        if self._start_takeover_clock(seat):
             kept += f"; {article(self.takeover_level)} bot plays for them after {self.takeover_after:g} s"
+            kept += " while someone is at the table"
         self.on_event(f"{name} left seat {seat + 1} ({kept})")
+        if not self._by_seat and self.thinking is not None and self._bot_level(self.thinking) is None:
+            self._bump()  # a stand-in's decision with nobody left to see it: the table waits instead
         undo = self._undo
         if undo is not None:
             if undo.by == seat:
@@ -371,6 +414,16 @@ class TableServer:
                 self._check_undo()
         if not self._closed:
             self._broadcast()
+
+    def _start_takeover_clock(self, seat: int) -> bool:
+        """After `takeover_after` seconds, a stand-in for `seat`'s away player; whether it will."""
+        if self.takeover_after is None or self._closed:
+            return False
+        timer = self._timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        self._timers[seat] = asyncio.get_running_loop().call_later(self.takeover_after, self._take_over, seat)
+        return True
 
     def _take_over(self, seat: int) -> None:
         self._timers.pop(seat, None)
@@ -390,6 +443,8 @@ class TableServer:
             self._on_undo_request(connection)
         elif kind == "undo_answer":
             self._on_undo_answer(connection, field(message, "accept", bool))
+        elif kind == "undo_withdraw":
+            self._on_undo_withdraw(connection)
         elif kind == "bye":
             raise Leaving()
         elif kind == "hello":
@@ -430,6 +485,27 @@ class TableServer:
             return
         self._recorded(before, move)
 
+    def _undo_point(self) -> int | None:
+        """Where an agreed undo goes back to (None: nothing to undo)."""
+        return self.match.undo_point()
+
+    def undo_lines(self, seat: int) -> tuple[list[str], str]:
+        """The moves an undo would take back, in words as `seat` may read them (at most UNDO_LINES,
+        then how many more), and whose decision play goes back to."""
+        match = self.match
+        point = self._undo_point()
+        if point is None:
+            return [], ""
+        lines = [
+            match.game.describe_move(match.state_at(i), match.events[i], match.names, seat)
+            for i in range(point, match.cursor)
+        ]
+        if len(lines) > UNDO_LINES:
+            more = len(lines) - UNDO_LINES + 1
+            lines = lines[: UNDO_LINES - 1] + [f"and {more} more moves"]
+        to_move = match.state_at(point).to_move
+        return lines, match.names[to_move] if to_move is not None else ""
+
     def _on_undo_request(self, connection: Connection) -> None:
         seat = connection.seat
         assert seat is not None
@@ -439,14 +515,35 @@ class TableServer:
         if not self.match.can_undo():
             self._refuse(connection, self._no_undo())
             return
+        refused = self._undo_refused.get(seat)
+        if refused is not None:
+            wait = refused[0] + UNDO_AGAIN_AFTER - time.monotonic()
+            if wait > 0:
+                self._refuse(connection, f"{refused[1]}; you can ask again in {math.ceil(wait)} s")
+                return
+            del self._undo_refused[seat]
         others = {other for other in self.table.connected() if other != seat}
         self._undo = PendingUndo(seat, others)
         self._bump()
         if others:
             waiting = ", ".join(self.match.names[other] for other in sorted(others))
             self.on_event(f"{self.match.names[seat]} asks to undo; waiting for {waiting}")
+            loop = asyncio.get_running_loop()
+            self._undo.expiry = loop.call_later(UNDO_EXPIRES, self._undo_expired, self._undo)
             for other in others:
-                self._by_seat[other].send({"type": "undo_asked", "by": seat})
+                moves, back_to = self.undo_lines(other)
+                asked = {"type": "undo_asked", "by": seat, "moves": moves, "back_to": back_to}
+                self._by_seat[other].send({**asked, "expires": math.ceil(UNDO_EXPIRES)})
+            moves, back_to = self.undo_lines(seat)
+            connection.send(
+                {
+                    "type": "undo_pending",
+                    "waiting": sorted(others),
+                    "moves": moves,
+                    "back_to": back_to,
+                    "expires": math.ceil(UNDO_EXPIRES),
+                }
+            )
             self._broadcast()
         self._check_undo()
 
@@ -462,6 +559,17 @@ class TableServer:
         undo.waiting.discard(seat)
         self._check_undo()
 
+    def _on_undo_withdraw(self, connection: Connection) -> None:
+        undo = self._undo
+        if undo is None or undo.by != connection.seat:
+            self._refuse(connection, "you have no undo request waiting to withdraw")
+            return
+        self._finish_undo(False, reason=f"{self.match.names[undo.by]} withdrew the request")
+
+    def _undo_expired(self, undo: PendingUndo) -> None:
+        if self._undo is undo:
+            self._finish_undo(False, reason=f"nobody answered within {UNDO_EXPIRES:g} seconds")
+
     def _no_undo(self) -> str:
         """Why there is no undo now: a round's end stops it at this table, or nothing to undo."""
         refusal = self.match.undo_refusal()
@@ -475,6 +583,8 @@ class TableServer:
         undo = self._undo
         assert undo is not None
         self._undo = None
+        if undo.expiry is not None:
+            undo.expiry.cancel()
         by = self.match.names[undo.by]
         if accepted and not self.match.undo():
             accepted, reason = False, self._no_undo()
@@ -484,8 +594,11 @@ class TableServer:
             self.on_event(f"undone at {by}'s request")
         elif declined_by is not None:
             self.on_event(f"{self.match.names[declined_by]} declined {by}'s undo")
+            self._undo_refused[undo.by] = (time.monotonic(), f"{self.match.names[declined_by]} declined your undo")
         else:
             self.on_event(f"{by}'s undo request lapsed: {reason}")
+            if undo.waiting:  # withdrawn, or unanswered: not asked again at once either
+                self._undo_refused[undo.by] = (time.monotonic(), f"your last undo request lapsed ({reason})")
         result: dict[str, Any] = {"type": "undo_result", "accepted": accepted, "by": undo.by}
         if declined_by is not None:
             result["declined_by"] = declined_by
@@ -646,7 +759,7 @@ class TableServer:
     def _bot_level(self, seat: int) -> str | None:
         if self.table.is_bot(seat):
             return self.match.seats[seat].level
-        if seat in self.table.stand_ins:
+        if seat in self.table.stand_ins and self._by_seat:  # a stand-in plays only while someone is here
             return self.takeover_level
         return None
 

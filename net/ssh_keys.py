@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -15,6 +16,11 @@ from core.seats import check_name
 
 MAX_KEY_FILE = 1024 * 1024  # an authorized-keys or host-key file is a few kilobytes; refuse anything huge
 HOST_KEY_ALGORITHM = "ssh-ed25519"
+# `[options] TYPE BASE64 [comment]`: where the key ends and its comment begins, for a comment that
+# asyncssh cannot read (it takes ASCII only, and a player's name may be José).
+KEY_AND_COMMENT = re.compile(
+    r"(?P<key>(?:^|.*?\s)(?:ssh|ecdsa|sk)-[\x21-\x7e]+\s+[A-Za-z0-9+/]+=*)(?:\s+(?P<comment>.*))?"
+)
 
 
 class KeyFileError(Exception):
@@ -79,13 +85,19 @@ def load_authorized_keys(path: Path) -> PlayerKeys:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         where = f"the authorized-keys file {path}, line {number}"
+        comment = None
+        if not line.isascii():  # the key as asyncssh reads it, and its comment as written
+            found = KEY_AND_COMMENT.fullmatch(line.strip())
+            if found is not None and found["key"].isascii():
+                line, comment = found["key"], found["comment"] or ""
         try:
             entries = asyncssh.import_authorized_keys(line + "\n")
         except (ValueError, asyncssh.KeyImportError) as error:
             raise KeyFileError(f"{where} cannot be read: {error}") from None
         if entries._ca_entries or entries._x509_entries or len(entries._user_entries) != 1:
             raise KeyFileError(f"{where} is not a plain public key (certificate authorities are not taken)")
-        comment = entries._user_entries[0].key.get_comment() or ""
+        if comment is None:
+            comment = entries._user_entries[0].key.get_comment() or ""
         words = comment.split()
         try:
             name = check_name(words[0] if words else "")

@@ -7,18 +7,24 @@ and so is every kind of forwarding. Each session with a pty runs the player's lo
 (`net.player_sessions.lobby_session`: their own data folder, the server's tables) as a child
 process in a pty of its own (`net.pty_session`). Sessions are counted under the server's caps
 whatever door they came through; a connection that holds no session is closed after a while.
+
+Strangers are bounded (`net.door_guard`, in the spirit of OpenSSH's MaxStartups): connections not
+yet logged in are capped in all and per address, the oldest of the busiest address closed first,
+and each must log in within LOGIN_TIMEOUT seconds; one player holds at most a few connections
+beside their sessions. What is turned away is one line a second in the log, with counts.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 
+from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.paths import data_dir
 from net.player_sessions import DoorSessions, SessionCaps, child_environment, lobby_session
@@ -27,7 +33,7 @@ from net.ssh_keys import load_authorized_keys, load_or_create_host_key
 from saves.json_file import private_directory
 
 DEFAULT_MAX_SESSIONS = ServerLimits.max_sessions
-LOGIN_TIMEOUT = 30.0  # seconds a connection may take to authenticate
+LOGIN_TIMEOUT = 10.0  # seconds a connection may take to authenticate
 NO_SESSION_CLOSE = 30.0  # seconds an authenticated connection may hold no session before it is closed
 
 
@@ -42,10 +48,14 @@ class _Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.connection = conn
         self.door.connections.add(conn)
+        peer = conn.get_extra_info("peername")
+        self.door.strangers.arrive(self, str(peer[0]) if isinstance(peer, tuple) and peer else "local", conn.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._idle is not None:
             self._idle.cancel()
+        self.door.strangers.left(self)
+        self.door.signed.left(self)
         if self.connection is not None:
             self.door.connections.discard(self.connection)
 
@@ -57,6 +67,9 @@ class _Connection(asyncssh.SSHServer):
         return True  # every user must authenticate
 
     def auth_completed(self) -> None:
+        assert self.connection is not None and self.player is not None
+        self.door.strangers.signed_in(self)
+        self.door.signed.add(self, self.player, self.connection.abort)
         self._watch_idle()
 
     def public_key_auth_supported(self) -> bool:
@@ -73,6 +86,7 @@ class _Connection(asyncssh.SSHServer):
             self._idle.cancel()
             self._idle = None
         assert self.player is not None, "a session is opened only after authentication"
+        self.door.signed.left(self)  # it holds a session now: counted under the sessions' caps
         session = TerminalSession(self.door, self.player, self._session_ended)
         self.sessions.add(session)
         return session
@@ -108,6 +122,7 @@ class SSHFrontDoor:
         limits: ServerLimits | None = None,
         data: Path | None = None,
         environment: Mapping[str, str] | None = None,
+        on_note: Callable[[str], None] | None = None,
     ) -> None:
         self.keys = load_authorized_keys(authorized_keys)  # KeyFileError before anything starts
         self.host_key_path = host_key
@@ -128,6 +143,9 @@ class SSHFrontDoor:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.notes = Notes(on_note or (lambda line: None))  # refused and failed connections, counted
+        self.strangers = Strangers(self.notes, timeout=LOGIN_TIMEOUT)
+        self.signed = SignedIn(self.notes)
 
     @property
     def max_sessions(self) -> int:
@@ -157,6 +175,7 @@ class SSHFrontDoor:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         """OSError if the address cannot be bound (a port in use) or the data directory made."""
         private_directory(self.data)
+        self.strangers.most = stranger_places(raise_open_file_limit(), self.limits.max_sessions)
         self._acceptor = await asyncssh.create_server(
             lambda: _Connection(self),
             host,
@@ -173,9 +192,10 @@ class SSHFrontDoor:
             agent_forwarding=False,
             x11_forwarding=False,
             allow_scp=False,
-            login_timeout=LOGIN_TIMEOUT,
+            login_timeout=self.strangers.timeout,
         )
         self.port = self._acceptor.get_port()
+        quiet_accept_errors(asyncio.get_running_loop(), self.notes)  # kept while the loop runs (see its words)
 
     async def serve_forever(self) -> None:
         assert self._acceptor is not None
@@ -185,6 +205,7 @@ class SSHFrontDoor:
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()
+        self.strangers.close_all()
         for connection in list(self.connections):
             connection.close()
         for connection in list(self.connections):
@@ -197,3 +218,4 @@ class SSHFrontDoor:
             await asyncio.sleep(0)
         for session in list(self.active):
             self.release_session(session)
+        self.notes.close()

@@ -292,7 +292,7 @@ def host_argv(
         argv += ["--takeover", f"{takeover:g}"]
     for index, seat in enumerate(seats):
         if seat.kind != "open" and seat.name:
-            argv += ["--seat-name", str(index + 1), seat.name]  # one argument each: a name may hold a comma
+            argv.append(f"--seat-name={index + 1}:{seat.name}")  # one word: a name may hold a comma, or begin with -
     for name, value in options.items():
         text = ("on" if value else "off") if isinstance(value, bool) else str(value)
         argv += ["--option", f"{name}={text}"]

@@ -9,7 +9,9 @@ browser is that player from then on. The server's data directory keeps, in `web/
   invite's player and digest, and for each player revoked, when. `--revoke NAME` removes the
   player's invites and records the time: every session that player began before it is over, even
   one in play (the server looks at this file every second).
-- `sessions.json`, written by the server alone: each session's digest, player and start.
+- `sessions.json`, written by the server alone: each session's digest, player and start. A player
+  keeps at most MAX_PLAYER_SIGN_INS sign-ins (a new one ends that player's oldest, nobody else's),
+  and one link signs in at most LINK_BURST browsers at once, then one a minute.
 - `server.json`, written by the server: the address its links begin with, for `web-invite`.
 
 Every file is read within a size bound and checked entry by entry; anything malformed is skipped,
@@ -30,6 +32,7 @@ from typing import Any
 
 from core.seats import check_name
 from net.file_lock import exclusive
+from net.rate import TokenBucket
 from saves.json_file import load_json_file, private_directory, write_json_file
 
 WEB = "web"
@@ -39,7 +42,10 @@ SERVER = "server.json"
 TOKEN_BYTES = 32  # 256 bits, for invite tokens and session cookies alike
 TOKEN_TEXT = re.compile(r"[A-Za-z0-9_-]{43}")  # secrets.token_urlsafe(TOKEN_BYTES)
 MAX_INVITES = 1000
-MAX_KEPT_SESSIONS = 2000  # the oldest go first beyond this
+MAX_KEPT_SESSIONS = 2000  # beyond this, the oldest of the player who has the most go first
+MAX_PLAYER_SIGN_INS = 10  # sign-ins kept for one player (browsers, devices): a new one ends their own oldest
+LINK_BURST, LINK_RATE = 10, 1 / 60  # sign-ins through one link: ten at once, then one a minute
+SIGN_IN_BURST, SIGN_IN_RATE = 30, 2.0  # sign-ins through every link together (each one is written down)
 SESSION_LIFETIME = 30 * 24 * 3600.0  # seconds a browser stays signed in without opening its link again
 MAX_FILE = 1024 * 1024
 MAX_BASE_URL = 200
@@ -161,22 +167,30 @@ class Session:
     began: float
 
 
+class SignInsTooFast(Exception):
+    """A link used too often in a short time: one line for the browser."""
+
+
 class Gatekeeper:
     """The server's side: turns an invite token into a session, and a session cookie into its
-    player, as long as neither has been revoked. Notices `invites.json` changing (see `changed`)."""
+    player, as long as neither has been revoked. Reads `invites.json` again when it changes (see
+    `refresh`): every reader sees the same invites, and none uses up a change another needs."""
 
-    def __init__(self, server_data: Path, clock: Any = time.time) -> None:
+    def __init__(self, server_data: Path, clock: Any = time.time, ticks: Any = time.monotonic) -> None:
         self.folder = web_dir(server_data)
         self.clock = clock
+        self.ticks = ticks  # for the rate of sign-ins (a clock that never goes back)
         self.invites = Invites({}, {})
         self._seen: tuple[int, int, int] | None = None
         self.sessions: dict[str, Session] = {}  # session digest -> session
+        self._links: dict[str, TokenBucket] = {}  # invite digest -> its sign-ins' pace
+        self._all_links = TokenBucket(SIGN_IN_RATE, SIGN_IN_BURST, ticks)
 
     def open(self, base_url: str) -> None:
         """Make the folder, read what is kept, and say where links begin. OSError."""
         private_directory(self.folder)
         write_json_file(self.folder / SERVER, {"base_url": base_url})
-        self.changed()
+        self.refresh()
         data = _read(self.folder / SESSIONS).get("sessions")
         for entry in data[-MAX_KEPT_SESSIONS:] if isinstance(data, list) else []:
             if not isinstance(entry, dict):
@@ -187,8 +201,9 @@ class Gatekeeper:
             with contextlib.suppress(ValueError):
                 self.sessions[session_digest] = Session(check_name(player), float(began))
 
-    def changed(self) -> bool:
-        """Read `invites.json` again if it changed since last time; whether it did."""
+    def refresh(self) -> bool:
+        """Read `invites.json` again if it changed since it was last read; whether it did. The
+        invites read are `self.invites`, the same for every caller."""
         try:
             status = os.stat(self.folder / INVITES)
             seen = (status.st_ino, status.st_mtime_ns, status.st_size)
@@ -200,17 +215,32 @@ class Gatekeeper:
         self.invites = Invites.parse(_read(self.folder / INVITES))
         return True
 
-    def redeem(self, token: str) -> tuple[str, str] | None:
-        """(session cookie, player) for a live invite token; None for any other text."""
+    def player_of(self, token: str) -> str | None:
+        """The player a live invite token signs in; None for any other text."""
         if not TOKEN_TEXT.fullmatch(token):
             return None
-        self.changed()
-        player = self.invites.players.get(digest(token))
+        self.refresh()
+        return self.invites.players.get(digest(token))
+
+    def redeem(self, token: str, replacing: str | None = None) -> tuple[str, str] | None:
+        """(session cookie, player) for a live invite token; None for any other text. The session
+        of the cookie `replacing` (the browser's sign-in so far) ends. SignInsTooFast if the link,
+        or every link together, has signed in too many browsers just now."""
+        player = self.player_of(token)
         if player is None:
             return None
+        link = self._links.setdefault(digest(token), TokenBucket(LINK_RATE, LINK_BURST, self.ticks))
+        if len(self._links) > MAX_INVITES:  # links revoked since: their pace is forgotten
+            self._links = {key: pace for key, pace in self._links.items() if key in self.invites.players}
+        if link.wait() > 0 or not self._all_links.take():
+            wait = max(link.wait(), self._all_links.wait())
+            raise SignInsTooFast(f"this link was used too often just now; try again in {max(1, round(wait))} s")
+        link.take()
+        if replacing and TOKEN_TEXT.fullmatch(replacing):
+            self.sessions.pop(digest(replacing), None)
         cookie = new_token()
         self.sessions[digest(cookie)] = Session(player, self.clock())
-        self._drop_old()
+        self._drop_old(player)
         self._save()
         return cookie, player
 
@@ -225,14 +255,25 @@ class Gatekeeper:
             return None
         return session
 
-    def _drop_old(self) -> None:
+    def _drop_old(self, player: str) -> None:
+        """Forget expired and revoked sign-ins; then `player`'s oldest beyond their cap; then, while
+        there are too many in all, the oldest of whoever has the most."""
         now = self.clock()
-        live = [
-            (key, session)
+        live = {
+            key: session
             for key, session in self.sessions.items()
             if now - session.began <= SESSION_LIFETIME and not self.invites.revoked_since(session.player, session.began)
-        ]
-        self.sessions = dict(live[-MAX_KEPT_SESSIONS:])
+        }
+        theirs = [key for key, session in live.items() if _same(session.player, player)]
+        for key in theirs[: max(0, len(theirs) - MAX_PLAYER_SIGN_INS)]:
+            del live[key]
+        while len(live) > MAX_KEPT_SESSIONS:
+            counts: dict[str, int] = {}
+            for session in live.values():
+                counts[session.player.casefold()] = counts.get(session.player.casefold(), 0) + 1
+            most = max(counts, key=lambda name: counts[name])
+            del live[next(key for key, session in live.items() if session.player.casefold() == most)]
+        self.sessions = live
 
     def _save(self) -> None:
         entries = [{"digest": key, "player": s.player, "began": s.began} for key, s in self.sessions.items()]

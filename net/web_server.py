@@ -9,15 +9,24 @@ each session runs in a pseudo-terminal exactly as an SSH session does (`net.web_
 
 Nobody gets in without an invitation (`net.web_auth`): every page, asset and the terminal socket
 answer 401 without a valid session cookie and start nothing; `/join/TOKEN` with a live invite sets
-the cookie and sends the browser to `/`. The socket also refuses a page from another site (its
-Origin), and sessions are counted under the server's cap.
+the cookie and sends the browser to `/`. A sign-in must be the browser's own doing: a link opened
+from another site (or in a browser signed in as another player) asks first, with a button whose
+POST only this site's own page can send (login CSRF). The socket also refuses a page from another
+site (its Origin: scheme, host and port), and sessions are counted under the server's cap.
+
+Strangers are bounded (`net.door_guard`): a connection that has sent no request with a valid
+session counts as one until it does, capped in all and per address, and closed if its headers are
+not in within 10 seconds; a stranger's connection ends with its answer. A browser's messages are
+paced (`net.web_session`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import os
+import secrets
 import socket
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -28,15 +37,20 @@ import jinja2
 import textual_serve
 from aiohttp import web
 
+from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
-from net.web_auth import Gatekeeper, Session
+from net.web_auth import Gatekeeper, Session, SignInsTooFast
 from net.web_session import BrowserSession, size_from_query
 
 COOKIE = "dominoes_session"
 COOKIE_MAX_AGE = 30 * 24 * 3600
+JOIN_COOKIE = "dominoes_join"  # the check a sign-in's button sends back: only this site's page has it
+JOIN_COOKIE_MAX_AGE = 600
 HEARTBEAT = 20.0  # seconds between pings on a terminal socket; a browser gone silent is closed
 WATCH_INVITES = 1.0  # seconds between looks at the invites file (a revocation ends sessions in play)
+KEEPALIVE = 60.0  # seconds a signed-in browser's idle connection is kept open
+BACKLOG = 128
 PAGE = Path(__file__).resolve().parent / "web_page"
 TEXTUAL_STATIC = Path(textual_serve.__file__).resolve().parent / "static"
 PUBLIC = ("/join/", "/favicon.svg")
@@ -47,6 +61,8 @@ PAGE_POLICY = (
     "font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 )
 NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'"
+CONFIRM_POLICY = NOTICE_POLICY + "; form-action 'self'"
+DEFAULT_PORTS = {"http": 80, "https": 443}
 SESSION_ENVIRONMENT = {"TERM": "xterm-256color", "COLORTERM": "truecolor"}
 
 SESSION = web.RequestKey("session", Session)
@@ -60,13 +76,72 @@ def over_https(request: web.Request) -> bool:
     return "proto=https" in request.headers.get("Forwarded", "").replace(" ", "").lower()
 
 
-def same_origin(request: web.Request) -> bool:
-    """A browser's request from a page of this server (or from no page at all: not a browser's)."""
+def origin_of(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an http(s) URL or Origin, the port filled in; None for anything else."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
+
+
+def own_origins(request: web.Request, base_url: str = "") -> set[tuple[str, str, int]]:
+    """The origins this server's pages have: as the request reached it (behind a proxy, as the
+    proxy says), and that of the address its links begin with."""
+    scheme = "https" if over_https(request) else "http"
+    host = request.headers.get("X-Forwarded-Host", "").split(",")[0].strip() or request.host
+    found = {origin_of(f"{scheme}://{host}"), origin_of(base_url) if base_url else None}
+    return {origin for origin in found if origin is not None}
+
+
+def same_origin(request: web.Request, base_url: str = "", required: bool = False) -> bool:
+    """A browser's request from a page of this server: the Origin's scheme, host and port are this
+    server's. A request with no Origin at all is not a browser page's (a browser always sends one on
+    a socket or a form), and passes unless `required`."""
     origin = request.headers.get("Origin")
     if origin is None:
-        return True
-    host = request.headers.get("X-Forwarded-Host", "").split(",")[0] or request.host
-    return urlsplit(origin).netloc.lower() == host.strip().lower()
+        return not required
+    return origin_of(origin) in own_origins(request, base_url)
+
+
+class GuardedConnection(asyncio.Protocol):
+    """aiohttp's handler of one connection, seen by the door: a stranger from the moment it is
+    made until a request of it signs in (`net.door_guard`)."""
+
+    def __init__(self, door: WebFrontDoor, inner: asyncio.Protocol) -> None:
+        self.door = door
+        self.inner = inner
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        peer = transport.get_extra_info("peername")
+        self.door.connection_made(self, str(peer[0]) if isinstance(peer, tuple) and peer else "local")
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.door.connection_lost(self)
+        self.inner.connection_lost(exc)
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
 
 
 class WebFrontDoor:
@@ -79,9 +154,14 @@ class WebFrontDoor:
         *,
         limits: ServerLimits | None = None,
         environment: Mapping[str, str] | None = None,
+        on_note: Callable[[str], None] | None = None,
     ) -> None:
         self.data = data
         self.gate = Gatekeeper(data)
+        self.notes = Notes(on_note or (lambda line: None))  # refused and failed connections, counted
+        self.strangers = Strangers(self.notes)
+        self.signed = SignedIn(self.notes)
+        self._guarded: dict[Any, GuardedConnection] = {}  # transport -> its connection
         self.limits = limits or ServerLimits()
         self.caps = SessionCaps(data, self.limits)
         self.environment = {**(os.environ if environment is None else environment), **SESSION_ENVIRONMENT}
@@ -90,6 +170,7 @@ class WebFrontDoor:
         self.port = 0
         self.base_url = ""
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
         self._closed = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
         self._sessions: set[asyncio.Task[Any]] = set()
@@ -111,11 +192,25 @@ class WebFrontDoor:
     def release_session(self, session: BrowserSession) -> None:
         self.sessions.release(session)
 
+    # -- connections ------------------------------------------------------------------------------
+    def connection_made(self, connection: GuardedConnection, host: str) -> None:
+        self._guarded[connection.transport] = connection
+        self.strangers.arrive(connection, host, connection.abort)
+
+    def connection_lost(self, connection: GuardedConnection) -> None:
+        self._guarded.pop(connection.transport, None)
+        self.strangers.left(connection)
+        self.signed.left(connection)
+
+    def _connection_of(self, request: web.Request) -> GuardedConnection | None:
+        return self._guarded.get(request.transport)
+
     # -- the web application ---------------------------------------------------------------------
     def application(self) -> web.Application:
         app = web.Application(middlewares=[self._guard], client_max_size=64 * 1024)
         app.router.add_get("/", self._index)
         app.router.add_get("/join/{token}", self._join)
+        app.router.add_post("/join/{token}", self._join_confirmed)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/favicon.svg", self._favicon)
         app.router.add_static("/static/textual/", TEXTUAL_STATIC, follow_symlinks=False)
@@ -124,12 +219,15 @@ class WebFrontDoor:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Everything but an invite link and the icon needs a signed-in browser."""
+        """Everything but an invite link and the icon needs a signed-in browser. A connection whose
+        request is signed in is no stranger any more; a stranger's ends with its answer."""
         response: web.StreamResponse
-        session = None
-        if not request.path.startswith(PUBLIC):
-            self.gate.changed()
-            session = self.gate.session(request.cookies.get(COOKIE))
+        self.gate.refresh()
+        session = self.gate.session(request.cookies.get(COOKIE))
+        connection = self._connection_of(request)
+        if connection is not None and session is not None:
+            self.strangers.signed_in(connection)
+            self.signed.add(connection, session.player, connection.abort)
         if session is None and not request.path.startswith(PUBLIC):
             response = self._notice(401, "This table is by invitation", "Open the invite link you were given.")
         else:
@@ -139,18 +237,24 @@ class WebFrontDoor:
             except web.HTTPException as error:
                 response = web.Response(status=error.status, text=error.reason)
         if not response.prepared:
+            if session is None:
+                response.force_close()
             response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
             response.headers["X-Content-Type-Options"] = "nosniff"
-            response.headers["Referrer-Policy"] = "no-referrer"
+            response.headers.setdefault("Referrer-Policy", "no-referrer")
             response.headers["X-Frame-Options"] = "DENY"
             cache = STATIC_CACHE if request.path.startswith("/static/") and response.status == 200 else "no-store"
             response.headers.setdefault("Cache-Control", cache)
         return response
 
-    def _notice(self, status: int, title: str, advice: str, go_to: str | None = None) -> web.Response:
-        html = self._templates.get_template("notice.html").render(title=title, advice=advice, go_to=go_to)
+    def _notice(
+        self, status: int, title: str, advice: str, go_to: str | None = None, form: Mapping[str, str] | None = None
+    ) -> web.Response:
+        html = self._templates.get_template("notice.html").render(title=title, advice=advice, go_to=go_to, form=form)
         response = web.Response(status=status, text=html, content_type="text/html")
-        response.headers["Content-Security-Policy"] = NOTICE_POLICY
+        response.headers["Content-Security-Policy"] = CONFIRM_POLICY if form else NOTICE_POLICY
+        if form:
+            response.headers["Referrer-Policy"] = "same-origin"  # so the button's POST says where it is from
         return response
 
     async def _index(self, request: web.Request) -> web.Response:
@@ -162,12 +266,71 @@ class WebFrontDoor:
         response.headers["Cache-Control"] = "max-age=86400"
         return response
 
+    def _bad_link(self) -> web.Response:
+        return self._notice(403, "This invite link does not work", "It was mistyped or withdrawn: ask for a new one.")
+
     async def _join(self, request: web.Request) -> web.Response:
-        redeemed = self.gate.redeem(request.match_info["token"])
-        if redeemed is None:
+        """An invite link opened. It signs in at once only when the browser says the player opened
+        it themselves (typed, pasted, or from a mail or chat program: Sec-Fetch-Site "none") and is
+        signed in as nobody else; otherwise it asks first, with a button only this page can send."""
+        token = request.match_info["token"]
+        player = self.gate.player_of(token)
+        if player is None:
+            return self._bad_link()
+        current = self.gate.session(request.cookies.get(COOKIE))
+        if current is not None and current.player.casefold() == player.casefold():
+            return self._notice(200, f"Welcome back, {current.player}", "Opening the lobby…", go_to="/")
+        if current is None and request.headers.get("Sec-Fetch-Site") == "none":
+            return self._signed_in(request, token)
+        check = secrets.token_urlsafe(24)
+        if current is not None:
+            title = f"This browser is signed in as {current.player}"
+            advice = f"Sign in as {player} instead? {current.player} is then signed out here."
+            form = {"button": f"Sign in as {player}", "stay": f"Stay signed in as {current.player}"}
+        else:
+            title = f"Sign in as {player}?"
+            advice = "This invite link was opened from another page. Sign in only if it was sent to you."
+            form = {"button": f"Sign in as {player}", "stay": ""}
+        response = self._notice(200, title, advice, form={**form, "action": f"/join/{token}", "check": check})
+        response.set_cookie(
+            JOIN_COOKIE,
+            check,
+            max_age=JOIN_COOKIE_MAX_AGE,
+            path="/join/",
+            httponly=True,
+            samesite="Strict",
+            secure=over_https(request),
+        )
+        return response
+
+    async def _join_confirmed(self, request: web.Request) -> web.Response:
+        """The button of `_join`'s page: refused unless it came from that page on this site."""
+        form = await request.post()
+        check, kept = form.get("check"), request.cookies.get(JOIN_COOKIE, "")
+        site = request.headers.get("Sec-Fetch-Site", "same-origin")
+        if (
+            not isinstance(check, str)
+            or not kept
+            or not hmac.compare_digest(check.encode(), kept.encode())
+            or site != "same-origin"
+            or not same_origin(request, self.base_url, required=True)
+        ):
             return self._notice(
-                403, "This invite link does not work", "It was mistyped or withdrawn: ask for a new one."
+                403, "This sign-in was not started here", "Open your invite link yourself, then use its button."
             )
+        if self.gate.player_of(request.match_info["token"]) is None:
+            return self._bad_link()
+        response = self._signed_in(request, request.match_info["token"])
+        response.del_cookie(JOIN_COOKIE, path="/join/")
+        return response
+
+    def _signed_in(self, request: web.Request, token: str) -> web.Response:
+        try:
+            redeemed = self.gate.redeem(token, replacing=request.cookies.get(COOKIE))
+        except SignInsTooFast as error:
+            return self._notice(429, "Not just now", f"{str(error)[:1].upper()}{str(error)[1:]}.")
+        if redeemed is None:
+            return self._bad_link()
         cookie, player = redeemed
         # A page that moves on to / by itself, not a 303: after a link followed from another site
         # (a chat, a mail), the browser would not send a SameSite=Strict cookie along the redirect.
@@ -184,11 +347,14 @@ class WebFrontDoor:
         return response
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
-        if not same_origin(request):
+        if not same_origin(request, self.base_url):
             return self._notice(403, "Not from this page", "Open the game from its own address.")
         session = request[SESSION]
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=64 * 1024, compress=False)
         await websocket.prepare(request)
+        connection = self._connection_of(request)
+        if connection is not None:
+            self.signed.left(connection)  # a session now: counted under the sessions' caps
         browser = BrowserSession(self, session.player, session.began, websocket)
         task = asyncio.current_task()
         if task is not None:
@@ -203,15 +369,28 @@ class WebFrontDoor:
     # -- running ---------------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0, base_url: str | None = None) -> None:
         """Bind and serve. OSError if the address cannot be bound or the data directory written."""
-        self._runner = web.AppRunner(self.application(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
+        open_files = raise_open_file_limit()
+        self.strangers.most = stranger_places(open_files, self.limits.max_sessions)
+        self._runner = web.AppRunner(
+            self.application(),
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=1.0,
+            keepalive_timeout=KEEPALIVE,
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
+        handlers = self._runner.server
+        assert handlers is not None
+        loop = asyncio.get_running_loop()
         try:
-            await site.start()
+            self._listener = await loop.create_server(
+                lambda: GuardedConnection(self, handlers()), host, port, backlog=BACKLOG
+            )
         except BaseException:
             await self._runner.cleanup()
             raise
-        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        quiet_accept_errors(loop, self.notes)  # kept while the loop runs (see its words)
+        self.port = self._listener.sockets[0].getsockname()[1]
         if host in ANY_ADDRESS:
             host = socket.gethostname()  # links to 0.0.0.0 would lead nowhere: this machine's name is a better guess
         shown = f"[{host}]" if ":" in host else host
@@ -220,18 +399,26 @@ class WebFrontDoor:
         self._watcher = asyncio.get_running_loop().create_task(self._watch_invites())
 
     async def _watch_invites(self) -> None:
-        """End the sessions in play of a player whose invitations were revoked."""
+        """End the sessions in play of a player whose invitations were revoked. Every second, every
+        session is checked against the invites as last read (whoever read them): a revocation is
+        never missed because some other request read the file first."""
         while True:
             await asyncio.sleep(WATCH_INVITES)
-            if self.gate.changed():
-                for session in list(self.active):
-                    if self.gate.invites.revoked_since(session.player, session.began):
-                        session.end("your invitation was withdrawn")
+            self.end_revoked()
+
+    def end_revoked(self) -> None:
+        self.gate.refresh()
+        for session in list(self.active):
+            if self.gate.invites.revoked_since(session.player, session.began):
+                session.end("your invitation was withdrawn")
 
     async def serve_forever(self) -> None:
         await self._closed.wait()
 
     async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+        self.strangers.close_all()
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -246,4 +433,8 @@ class WebFrontDoor:
             self.release_session(session)
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._listener is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._listener.wait_closed(), 2.0)
+        self.notes.close()
         self._closed.set()

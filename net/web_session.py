@@ -8,8 +8,11 @@ resize (clamped) becomes the pty's window size, output goes back to the browser.
 tied: the socket closes when the lobby exits, and the lobby is hung up when the socket goes.
 
 Everything a browser sends is checked: a message that is not one of these, or not of that shape, is
-dropped; a message is at most MAX_MESSAGE bytes; input stops being read while the pty is full, and
-the pty stops being read while the browser is slow to take its output.
+dropped; a message is at most MAX_MESSAGE bytes (the page splits a long paste below it); input stops
+being read while the pty is full, and the pty stops being read while the browser is slow to take
+its output. A browser is paced: beyond MESSAGE_RATE messages a second (bursts of MESSAGE_BURST) its
+socket is read more slowly, so keys wait and are never lost, and beyond PING_RATE pings a second
+(bursts of PING_BURST) a ping gets no answer: a flood from one browser costs the others nothing.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from net.pty_session import DEFAULT_SIZE, PtyChild, clamped_size
+from net.rate import TokenBucket
 from saves.os_errors import os_error_text
 
-MAX_MESSAGE = 64 * 1024  # bytes in one message from a browser (a paste is split by xterm.js before this)
+MAX_MESSAGE = 64 * 1024  # bytes in one message from a browser (page.js splits a paste well below this)
 OUTPUT_LIMIT = 1024 * 1024  # stop reading the pty while this much output waits for the browser
 MAX_PING = 64
+MESSAGE_RATE, MESSAGE_BURST = 200.0, 400.0  # messages a second from one browser (keys, sizes, pings)
+PING_RATE, PING_BURST = 2.0, 10.0  # pings answered a second (textual.js sends one now and then)
 
 
 def clamped(columns: Any, rows: Any) -> tuple[int, int] | None:
@@ -62,6 +68,8 @@ class BrowserSession:
         self._may_read.set()
         self._ending = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._pace = TokenBucket(MESSAGE_RATE, MESSAGE_BURST)
+        self._pings = TokenBucket(PING_RATE, PING_BURST)
 
     async def run(self, size: tuple[int, int]) -> None:
         self.size = size
@@ -111,6 +119,9 @@ class BrowserSession:
     async def _read_input(self) -> None:
         while not self.websocket.closed:
             await self._may_read.wait()
+            wait = self._pace.spend()
+            if wait > 0:
+                await asyncio.sleep(wait)  # too fast: the browser's messages wait in its socket
             message = await self.websocket.receive()
             if message.type == WSMsgType.TEXT:
                 self._handle(message.data)
@@ -132,7 +143,7 @@ class BrowserSession:
             if size is not None:
                 self.size = size
                 self.child.resize(*size)
-        elif kind == "ping" and isinstance(data, str) and len(data) <= MAX_PING:
+        elif kind == "ping" and isinstance(data, str) and len(data) <= MAX_PING and self._pings.take():
             self._spawn(self._send_text(json.dumps(["pong", data])))
 
     def _input_full(self, full: bool) -> None:

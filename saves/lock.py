@@ -4,7 +4,10 @@ The lock is `flock` on `<id>.dominoes.lock` (on Windows, `msvcrt.locking`): the 
 drops it when its holder exits, however it exits, so a match left by a process that died is
 simply taken over. The holder writes who it is into the file (process id, command, user and host,
 since when), so a refusal can name it. Releasing removes the file; a process that locked a file
-just as its holder removed it sees that the name now leads elsewhere and tries again.
+just as its holder removed it sees that the name now leads elsewhere and tries again. A process
+ended by SIGTERM or SIGHUP (a `kill`, a closed terminal, a dropped SSH session) removes its lock
+files on the way out, unless it handles those signals itself; after SIGKILL the file stays, and the
+next process to open the match takes it over without a word.
 """
 
 from __future__ import annotations
@@ -12,12 +15,16 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import signal
 import socket
 import stat
 import sys
+import threading
 import time
+import weakref
 from contextlib import suppress
 from pathlib import Path
+from types import FrameType
 
 from saves.errors import SaveError
 
@@ -31,6 +38,31 @@ try:
 except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
     import msvcrt
+
+
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_held: weakref.WeakSet[MatchLock] = weakref.WeakSet()  # the locks this process holds
+
+
+def _release_and_end(number: int, frame: FrameType | None) -> None:
+    """A signal that ends the process: let go of every lock (removing its file), then end as the
+    signal would have ended it."""
+    for lock in list(_held):
+        with suppress(Exception):
+            lock.release()
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)
+
+
+def _remove_locks_when_ended() -> None:
+    """From the first lock on, SIGTERM and SIGHUP remove the lock files before the process ends
+    (where nobody else handles them: a program that does releases its locks itself)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in ENDING_SIGNALS:
+        with suppress(ValueError, OSError):
+            if signal.getsignal(number) is signal.SIG_DFL:
+                signal.signal(number, _release_and_end)
 
 
 class MatchInUse(SaveError):
@@ -68,7 +100,10 @@ class MatchLock:
                         raise MatchInUse(reason)
                     if _same_file(descriptor, path):
                         _write_holder(descriptor)
-                        return cls(path, descriptor)
+                        lock = cls(path, descriptor)
+                        _held.add(lock)
+                        _remove_locks_when_ended()
+                        return lock
                 except BaseException:
                     os.close(descriptor)
                     raise
@@ -87,6 +122,7 @@ class MatchLock:
         descriptor, self._descriptor = self._descriptor, None
         if descriptor is None:
             return
+        _held.discard(self)
         if fcntl is not None:
             with suppress(OSError):
                 self.path.unlink()

@@ -31,6 +31,7 @@ def home(tmp_path):
         (("--resume", "3f9a"), "dominoes --resume"),
         (("join", "127.0.0.1:9", "--name", "Ann"), "dominoes join"),
         (("lobby", "--name", "Ann"), "dominoes lobby"),
+        (("learn", "moon"), "dominoes learn"),
     ],
 )
 def test_without_a_terminal_the_interface_says_so_and_exits_2(home, arguments, command):

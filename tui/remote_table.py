@@ -143,6 +143,10 @@ class RemoteTable:
     def answer_undo(self, accept: bool) -> None:
         self._send(self.client.answer_undo(accept))
 
+    def withdraw_undo(self) -> None:
+        """Take back this player's undo request while it waits."""
+        self._send(self.client.withdraw_undo())
+
     def _send(self, sending: Coroutine[Any, Any, None]) -> None:
         if self.closed is not None:
             sending.close()

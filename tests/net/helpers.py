@@ -13,6 +13,7 @@ from net.address import Address, open_connection, tcp
 from net.client import TableClient
 from net.messages import Snapshot
 from net.protocol import ConnectionClosed, encode_frame, read_frame
+from net.seat_keys import prove
 from net.server import TableServer
 
 TIMEOUT = 30.0  # generous: every wait ends on an event long before this, unless something is broken
@@ -89,13 +90,19 @@ class RawClient:
 
     @classmethod
     async def connect(cls, address: Address, name: str | None = None, token: str | None = None) -> RawClient:
-        """Connected; with a `name`, seated (with `token`, the seat that key opens)."""
+        """Connected; with a `name`, seated (with `token`, the seat that key opens, proved as a
+        real client proves it)."""
         client = cls(*await open_connection(address))
         if name is not None:
-            hello = {"type": "hello", "name": name} | ({"token": token} if token is not None else {})
-            await client.send(hello)
+            await client.send({"type": "hello", "name": name, "challenge": True})
+            challenge = await client.receive()
+            assert challenge["type"] == "challenge", challenge
+            proof = prove(token, challenge["nonce"], challenge["match"]) if token is not None else None
+            await client.send({"type": "proof", "proof": proof})
             client.welcome = await client.receive()
             assert client.welcome["type"] == "welcome", client.welcome
+            if token is not None and client.welcome["token"] is None:
+                client.welcome["token"] = token  # the seat is ours again by the key proved
         return client
 
     async def send(self, message: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from core import Match
 from core.errors import IllegalMove
 from core.moves import Bid, Move, Play
 from core.tiles import Tile
+from net import server as server_module
 from net.address import unix
 from net.client import TableClient
 from net.messages import Closed, Refused, Snapshot, UndoAsked, UndoResult
@@ -183,7 +184,7 @@ def test_no_takeover_when_the_host_says_never():
     run(go())
 
 
-def test_undo_needs_every_other_humans_agreement():
+def test_undo_needs_every_other_humans_agreement(monkeypatch):
     async def go() -> None:
         async with ann_and_ben() as (server, ann, ben):
             turn = await snapshot_where(ann, my_turn)
@@ -193,13 +194,14 @@ def test_undo_needs_every_other_humans_agreement():
             cursor, events = match.cursor, match.events
 
             await ann.request_undo()
-            assert await event_of(ben, UndoAsked) == UndoAsked(0)
+            assert (await event_of(ben, UndoAsked)).by == 0
             held = await snapshot_where(ben, lambda s: True)
             assert held.legal == ()  # nobody moves while the request waits
             await ben.answer_undo(False)
             assert await event_of(ann, UndoResult) == UndoResult(False, 0, 1)
             assert (match.cursor, match.events) == (cursor, events)
 
+            monkeypatch.setattr(server_module, "UNDO_AGAIN_AFTER", 0.0)  # declined: asked again only later
             await ann.request_undo()
             await event_of(ben, UndoAsked)
             await ben.answer_undo(True)

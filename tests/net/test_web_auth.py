@@ -82,7 +82,7 @@ def test_revocation_is_by_name_in_any_case_and_keeps_others(home):
     ben = gate.redeem(token_of(book.invite("Ben", "http://x")))[0]
     bens_link = token_of(book.invite("Ben", "http://x"))
     assert book.revoke("aNN") == 1
-    gate.changed()
+    gate.refresh()
     assert gate.session(ann) is None
     assert gate.session(ben).player == "Ben"
     assert gate.redeem(bens_link)[1] == "Ben"

@@ -18,7 +18,7 @@ from net.web_auth import InviteBook
 from net.web_server import COOKIE
 from tests.net.ssh_client import TIMEOUT
 from tests.net.test_ssh_server import window_size
-from tests.net.web_client import browser, invite, open_screen, running_web_door, signed_in
+from tests.net.web_client import TYPED, browser, invite, open_screen, running_web_door, signed_in
 
 
 def run(coroutine: object) -> None:
@@ -98,7 +98,7 @@ def test_an_invite_link_sets_a_strict_http_only_cookie_and_goes_on_to_the_lobby_
             link = invite(door, "Ann")
             token = link.rsplit("/", 1)[1]
             assert len(token) == 43  # 256 bits, URL-safe base64
-            async with session.get(link) as response:
+            async with session.get(link, headers=TYPED) as response:
                 assert response.status == 200
                 cookie = response.headers["Set-Cookie"]
                 page = await response.text()
@@ -123,7 +123,7 @@ def test_an_invite_link_sets_a_strict_http_only_cookie_and_goes_on_to_the_lobby_
             assert not re.search(r"(https?:)?//[a-z]", page.replace("location.host", "")), "nothing from elsewhere"
 
             # Behind a proxy that says the browser came over https, the cookie is Secure.
-            async with session.get(invite(door, "Ann"), headers={"X-Forwarded-Proto": "https"}) as response:
+            async with session.get(invite(door, "Ben"), headers={"X-Forwarded-Proto": "https", **TYPED}) as response:
                 assert "Secure" in response.headers["Set-Cookie"]
 
             # Only hashes are kept, in files only the server's account can read.

@@ -49,6 +49,7 @@ def test_learn_opens_the_lessons_match(monkeypatch):
     import tui.app
 
     monkeypatch.setattr(tui.app, "DominoesApp", FakeApp)
+    monkeypatch.setattr("cli.learn_command.require_terminal", lambda command: None)  # tested on its own
     assert main(["learn", "moon"]) == 0
     match, ran = opened
     assert ran == "ran" and match.game_name == "moon" and match.cursor == 1

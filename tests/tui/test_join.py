@@ -14,9 +14,10 @@ from core import IllegalMove, Match
 from core.bots import get_bot
 from core.moves import DRAW, Bid
 from core.seats import Seat
+from net import server as server_module
 from net.address import tcp
 from net.client import TableClient
-from net.messages import Snapshot, UndoAsked, UndoResult
+from net.messages import Refused, Snapshot, UndoAsked, UndoPending, UndoResult
 from net.server import TableServer
 from tests.tui.conftest import press_a_turn, wait_until
 from tui.app import DominoesApp
@@ -26,6 +27,7 @@ from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.remote_table import RemoteTableScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.undo_dialog import UndoDialog
+from tui.screens.undo_waiting import UndoWaitingDialog
 from tui.widgets import HandView
 
 TIMEOUT = 30.0
@@ -91,12 +93,12 @@ async def play_by_keys(pilot, server: TableServer) -> None:
 
 
 async def next_of(client: TableClient, kind: type) -> object:
-    """The headless client's next event of `kind`, skipping snapshots."""
+    """The headless client's next event of `kind`, skipping snapshots (and its own request's waiting)."""
     while True:
         event = await client.next_event(TIMEOUT)
         if isinstance(event, kind):
             return event
-        assert isinstance(event, Snapshot), event
+        assert isinstance(event, (Snapshot, UndoPending)), event
 
 
 async def test_join_plays_moves_by_keys_and_sees_the_bots_answer():
@@ -140,7 +142,7 @@ async def test_refused_move_shows_the_rule_and_changes_nothing():
             await play_by_keys(pilot, server)
 
 
-async def test_undo_needs_the_other_players_agreement():
+async def test_undo_needs_the_other_players_agreement(monkeypatch):
     kinds = ("human", "human")
     seed = first_mover_seed("doubles", kinds, 0)
     async with served(Match("doubles", 2, None, seats(*kinds), seed=seed)) as server:
@@ -153,17 +155,30 @@ async def test_undo_needs_the_other_players_agreement():
                 await play_by_keys(pilot, server)
                 moved = server.match.cursor
 
-                # Ben asks; Ana declines in the dialog: nothing changes.
+                # Ben asks; the dialog names the move that goes back, and whose it is; Ana
+                # declines: nothing changes, and Ben cannot ask again at once.
                 await ben.request_undo()
                 await wait_until(pilot, lambda: isinstance(app.screen, UndoDialog), TIMEOUT)
                 assert "Ben asks to undo" in str(app.screen.query_one("#undo-question").render())
+                words = server.match.game.describe_move(
+                    server.match.state_at(decision), server.match.events[decision], server.match.names, 0
+                )
+                assert words.startswith("Ana ")
+                assert app.screen.detail.splitlines()[:3] == [
+                    "These moves go back:",
+                    f"  {words}",
+                    "Play goes back to your decision.",
+                ]
                 await pilot.press("n")
                 result = await next_of(ben, UndoResult)
                 assert result == UndoResult(False, 1, 0)
                 assert server.match.cursor == moved
                 await wait_until(pilot, lambda: notice(app) == "You declined Ben's undo.")
+                await ben.request_undo()
+                assert "Ana declined your undo; you can ask again in" in (await next_of(ben, Refused)).reason
 
-                # Ben asks again; Ana agrees: back to Ana's decision.
+                # Ben asks again later; Ana agrees: back to Ana's decision.
+                monkeypatch.setattr(server_module, "UNDO_AGAIN_AFTER", 0.0)
                 await ben.request_undo()
                 await wait_until(pilot, lambda: isinstance(app.screen, UndoDialog), TIMEOUT)
                 await pilot.press("y")
@@ -177,12 +192,43 @@ async def test_undo_needs_the_other_players_agreement():
                 await wait_until(pilot, lambda: remote_screen(app).check_action("undo", ()) is True, TIMEOUT)
                 await pilot.press("u")
                 asked = await next_of(ben, UndoAsked)
-                assert asked == UndoAsked(0) and server.match.cursor == decision + 1
-                await wait_until(pilot, lambda: "agree to undo" in notice(app))
+                assert asked.by == 0 and server.match.cursor == decision + 1
+                await wait_until(pilot, lambda: isinstance(app.screen, UndoWaitingDialog), TIMEOUT)
+                assert "waiting for Ben" in str(app.screen.query_one("#undo-wait-question").render())
                 await ben.answer_undo(True)
                 await wait_until(pilot, lambda: my_turn(app, server), TIMEOUT)
                 assert server.match.cursor == decision
                 await wait_until(pilot, lambda: notice(app) == "Undone: back to the previous decision.")
+        finally:
+            await ben.close()
+
+
+async def test_the_asker_sees_what_the_request_waits_for_and_withdraws_it_with_u_or_escape(monkeypatch):
+    monkeypatch.setattr(server_module, "UNDO_AGAIN_AFTER", 0.0)  # asked again at once, for the test
+    kinds = ("human", "human")
+    seed = first_mover_seed("doubles", kinds, 0)
+    async with served(Match("doubles", 2, None, seats(*kinds), seed=seed)) as server:
+        app = await joined_app(server, "Ana")
+        ben = await TableClient.connect(str(server.address), "Ben")
+        try:
+            async with app.run_test() as pilot:
+                await wait_until(pilot, lambda: my_turn(app, server), TIMEOUT)
+                await play_by_keys(pilot, server)
+                moved = server.match.cursor
+                for key in ("u", "escape"):
+                    await wait_until(pilot, lambda: remote_screen(app).check_action("undo", ()) is True, TIMEOUT)
+                    await pilot.press("u")
+                    await next_of(ben, UndoAsked)
+                    await wait_until(pilot, lambda: isinstance(app.screen, UndoWaitingDialog), TIMEOUT)
+                    dialog = app.screen
+                    assert "waiting for Ben" in str(dialog.query_one("#undo-wait-question").render())
+                    assert dialog.detail.startswith("These moves go back:\n  Ana ")
+                    assert "Play goes back to your decision." in dialog.detail
+                    await pilot.press(key)
+                    result = await next_of(ben, UndoResult)
+                    assert result == UndoResult(False, 0, None, "Ana withdrew the request")
+                    await wait_until(pilot, lambda: notice(app) == "You withdrew your undo request.", TIMEOUT)
+                    assert not isinstance(app.screen, UndoWaitingDialog) and server.match.cursor == moved
         finally:
             await ben.close()
 

@@ -56,6 +56,35 @@ async def test_the_latest_unfinished_match_is_offered_first_and_enter_resumes_it
         assert app.match.events[: match.cursor] == match.events  # where it was (the bots may have played on)
 
 
+async def test_the_cursor_starts_on_the_match_to_resume_whichever_rows_come_first(private_home, sleeper):  # noqa: F811
+    store = SaveStore()
+    match = quick_settings().new_match()
+    match.deal()
+    Autosave(store, match, match_id="20260101-0900")()
+    seats = (TableSeat("human", "bob"), TableSeat("open"), TableSeat("bot", "Seat 3", "hard"))
+    table = sidecar("a-other", 0, seats)
+    sidecar("a-other", sleeper(str(table.socket)).pid, seats)
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        grid = screen.query_one("#lobby-tables", DataTable)
+        await wait_until(pilot, lambda: grid.row_count == 2)
+        latest = screen.latest
+        # The tables came first, the match to resume a moment later: the cursor goes to it.
+        screen.offer(None)
+        assert grid.cursor_row == 0 and screen.chosen_row().key == "a-other"
+        screen.offer(latest)
+        assert grid.cursor_row == 0 and screen.chosen_row().key == "resume"
+        # Once the player moves it, the cursor stays where they put it.
+        await pilot.press("down")
+        screen.offer(None)
+        screen.offer(latest)
+        assert screen.chosen_row().key == "a-other"
+        await pilot.press("up", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.autosave is not None and app.autosave.match_id == "20260101-0900"
+
+
 async def test_load_lists_the_players_own_matches(private_home):
     store = SaveStore()
     Autosave(store, quick_settings().new_match(), match_id="20260101-0900")()

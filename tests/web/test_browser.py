@@ -187,3 +187,46 @@ def test_a_reload_or_a_lost_connection_comes_back_to_the_same_seat(server, new_b
     page.get_by_role("button", name="Reconnect").click()
     page.locator("#connecting").wait_for(state="hidden")
     back_at_the_table()
+
+
+def test_a_long_paste_goes_in_pieces_under_the_message_cap_and_the_session_goes_on(server, new_browser):
+    page = new_browser()
+    sign_in(page, server, "Ann")
+    page.evaluate(
+        """() => {
+          const native = Object.getPrototypeOf(window.WebSocket.prototype);
+          const send = native.send;
+          window.sentSizes = [];
+          native.send = function (data) { window.sentSizes.push(new Blob([data]).size); return send.call(this, data); };
+        }"""
+    )
+    page.evaluate("text => window.dominoesTerminal.paste(text)", "é" * 70_000)  # 140,000 bytes as UTF-8
+    sizes = page.evaluate("window.sentSizes")
+    assert len(sizes) >= 17 and max(sizes) < 64 * 1024  # in pieces, each under the server's cap
+    page.keyboard.press("?")  # the session is still there, and takes keys
+    wait_for_screen(page, "CF-1 ")
+    assert page.evaluate("window.dominoesSocket.readyState") == 1
+
+
+def test_a_link_opened_from_another_page_asks_and_a_forged_sign_in_is_refused(server, new_browser):
+    link = server.invite("Ann")
+    attacker = new_browser()
+    attacker.set_content(
+        f'<form method="post" action="{link}"><input name="check" value="guess"></form>'
+        "<script>document.forms[0].submit()</script>"
+    )  # a page elsewhere that signs its visitor in as its own player, unasked
+    attacker.wait_for_load_state()
+    wait_for_text = "This sign-in was not started here"
+    attacker.wait_for_function(f"document.body && document.body.innerText.includes({wait_for_text!r})")
+    assert not [c for c in attacker.context.cookies() if c["name"] == "dominoes_session"]
+
+    page = new_browser()
+    page.set_content(f'<a id="invite" href="{link}">your invitation</a>')  # a chat, a mail in a web page
+    page.click("#invite")
+    page.wait_for_url(link)
+    assert "Sign in as Ann?" in page.content()
+    assert not [c for c in page.context.cookies() if c["name"] == "dominoes_session"]
+    assert page.inner_text("button") == "Sign in as Ann"
+    page.click("button")  # the player's own click on this site's button
+    page.wait_for_url(f"{server.url}/")
+    wait_for_screen(page, "signed in as Ann")

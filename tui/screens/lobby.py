@@ -3,7 +3,9 @@ open; or a match alone against bots, or bots watched playing on their own.
 
 The first row offers the player's latest unfinished match (Enter resumes it, exactly where it
 was, even after a lost connection); then come the tables where the player has a seat (shown as
-"you", away or not: Enter takes the seat back); then every other table.
+"you", away or not: Enter takes the seat back); then every other table. The cursor starts on the
+first row, what the player can go on with, and stays there as the rows come in (the match to
+resume is found a moment after the tables), until the player moves it.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ class LobbyScreen(Screen[None]):
         self.rows: list[Row] = []
         self.first_notice = notice
         self.sub_title = "Lobby"
+        self._placed: str | None = None  # the row the lobby put the cursor on (not the player)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="lobby-box"):
@@ -139,8 +142,11 @@ class LobbyScreen(Screen[None]):
         for row in rows:
             grid.add_row(*self._cells(row, now), key=row.key, height=None)  # as many lines as the seats take
         keys = [row.key for row in rows]
-        if chosen is not None and chosen.key in keys:
-            grid.move_cursor(row=keys.index(chosen.key))
+        if chosen is not None and chosen.key != self._placed and chosen.key in keys:
+            grid.move_cursor(row=keys.index(chosen.key))  # where the player put it
+        elif rows:
+            grid.move_cursor(row=0)  # what the player can go on with comes first
+            self._placed = keys[0]
         empty = self.query_one("#lobby-empty", Static)
         empty.display = not rows
         empty.update("No tables yet. n: open one · a: play alone against bots · w: watch bots play")

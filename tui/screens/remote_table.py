@@ -2,9 +2,10 @@
 
 A worker reads the client's events: each snapshot redraws the table (and opens the round-over
 screen or Moon's dialogs when due); a refused move shows the rule's message, as at a local table;
-another player's undo request opens a dialog asking for this player's agreement; when the
-connection ends, one line says why and `q` leads out. What the table tells every player (the
-match is not being saved...) shows as a notification.
+another player's undo request opens a dialog asking for this player's agreement, naming the moves
+it takes back and whose they are; this player's own request shows what it waits for, and u again
+(or Esc) withdraws it; when the connection ends, one line says why and `q` leads out. What the
+table tells every player (the match is not being saved...) shows as a notification.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from textual import work
 from core.chance import SHORT_COMMITMENT
 from core.moves import Move
 from net.client import TableClient
-from net.messages import Closed, Notice, Refused, Revealed, Snapshot, UndoAsked, UndoResult
+from net.messages import Closed, Notice, Refused, Revealed, Snapshot, UndoAsked, UndoPending, UndoResult
 from tui.host import host
 from tui.remote_table import RemoteTable
 from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table_base import BaseTableScreen
 from tui.screens.undo_dialog import UndoDialog
+from tui.screens.undo_waiting import UndoWaitingDialog, request_words
 from tui.widgets import HandView
 
 CLOSE_TIMEOUT = 2.0
@@ -35,6 +37,7 @@ class RemoteTableScreen(BaseTableScreen):
         self.remote = RemoteTable(client)
         super().__init__(self.remote)
         self.undo_dialog: UndoDialog | None = None
+        self.waiting_dialog: UndoWaitingDialog | None = None  # this player's own request, waiting
         self._end_shown: int | None = None  # the snapshot cursor whose round end was shown
 
     def on_mount(self) -> None:
@@ -52,7 +55,9 @@ class RemoteTableScreen(BaseTableScreen):
                 return
             self.take(event)
 
-    def take(self, event: Snapshot | Refused | UndoAsked | UndoResult | Notice | Revealed | Closed) -> None:
+    def take(
+        self, event: Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Revealed | Closed
+    ) -> None:
         if isinstance(event, Snapshot):
             if event is not self.remote.snapshot:  # the first one came with the welcome
                 self.remote.update(event)
@@ -62,7 +67,9 @@ class RemoteTableScreen(BaseTableScreen):
             self.refused(event.reason)
             self.refresh_keys()
         elif isinstance(event, UndoAsked):
-            self.ask_undo(event.by)
+            self.ask_undo(event)
+        elif isinstance(event, UndoPending):
+            self.undo_pending(event)
         elif isinstance(event, UndoResult):
             self.undo_settled(event)
         elif isinstance(event, Revealed):
@@ -111,11 +118,33 @@ class RemoteTableScreen(BaseTableScreen):
         return notes
 
     # -- undo by agreement ---------------------------------------------------------------------------
-    def ask_undo(self, by: int) -> None:
+    def ask_undo(self, asked: UndoAsked) -> None:
         if self.undo_dialog is not None:
             return
-        self.undo_dialog = UndoDialog(self.remote.names[by])
+        if asked.moves:
+            detail = request_words(asked.moves, asked.back_to, asked.expires, self.remote.names[self.viewer])
+        else:
+            detail = ""  # an older table names no moves: the dialog's own words
+        self.undo_dialog = UndoDialog(self.remote.names[asked.by], detail)
         self.app.push_screen(self.undo_dialog, self._answer_undo)
+
+    def undo_pending(self, pending: UndoPending) -> None:
+        """This player's request waits: show what for, with the way to withdraw it."""
+        if self.waiting_dialog is not None:
+            return
+        names = self.remote.names
+        waiting = [names[seat] for seat in pending.waiting if 0 <= seat < len(names)]
+        detail = request_words(pending.moves, pending.back_to, pending.expires, names[self.viewer])
+        self.waiting_dialog = UndoWaitingDialog(waiting, detail)
+        self.app.push_screen(self.waiting_dialog, self._withdraw_undo)
+
+    def _withdraw_undo(self, withdraw: bool | None) -> None:
+        if self.waiting_dialog is None:
+            return  # settled by the table
+        self.waiting_dialog = None
+        if withdraw:
+            self.remote.withdraw_undo()
+            self.set_notice("Withdrawing your undo request…")
 
     def _answer_undo(self, accept: bool | None) -> None:
         if self.undo_dialog is None:
@@ -135,6 +164,9 @@ class RemoteTableScreen(BaseTableScreen):
             who = "You" if result.declined_by == self.viewer else names[result.declined_by]
             whose = "your" if mine else f"{names[result.by]}'s"
             self.set_notice(f"{who} declined {whose} undo.")
+        elif result.reason.endswith("withdrew the request"):
+            whose = "You withdrew your" if mine else f"{names[result.by]} withdrew the"
+            self.set_notice(f"{whose} undo request.")
         else:
             self.set_notice(f"The undo request lapsed: {result.reason or 'no reason given'}.")
         self.query_one(HandView).focus()
@@ -143,6 +175,9 @@ class RemoteTableScreen(BaseTableScreen):
         dialog, self.undo_dialog = self.undo_dialog, None
         if dialog is not None and self.app.screen is dialog:
             dialog.dismiss(False)  # its answer is no longer asked for: the callback sends nothing
+        waiting, self.waiting_dialog = self.waiting_dialog, None
+        if waiting is not None and self.app.screen is waiting:
+            waiting.dismiss(None)  # settled: there is nothing left to withdraw
 
     def action_undo(self) -> None:
         if not self.remote.can_undo():

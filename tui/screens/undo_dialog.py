@@ -15,7 +15,7 @@ UndoDialog {
     background: $background 30%;
 }
 UndoDialog > #undo-box {
-    width: 50;
+    width: 56;  /* as wide as the asker's: a move's line such as "Ana opened the round with ..." fits */
     height: auto;
     padding: 0 1;
     border: round $accent;

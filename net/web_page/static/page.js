@@ -8,13 +8,37 @@
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   element.dataset.sessionWebsocketUrl = `${scheme}//${location.host}/ws`;
 
-  // Why a socket closed, for the notice: the server gives a reason when it ends a session.
+  // Why a socket closed, for the notice: the server gives a reason when it ends a session. And
+  // keys in pieces: the server takes messages of at most 64 KiB, and a long paste is one
+  // ["stdin", text] from the terminal; it goes as several, each well under the cap.
   const NativeWebSocket = window.WebSocket;
+  const PIECE = 4096; // UTF-16 units of pasted text in one message: at most 24 KiB once encoded
   window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
       window.dominoesSocket = this;
       this.addEventListener("close", (event) => showClosed(event));
+    }
+
+    send(data) {
+      if (typeof data !== "string" || data.length <= PIECE || !data.startsWith('["stdin",')) {
+        super.send(data);
+        return;
+      }
+      let text;
+      try {
+        text = JSON.parse(data)[1];
+      } catch {
+        super.send(data);
+        return;
+      }
+      for (let start = 0; start < text.length; ) {
+        let end = Math.min(start + PIECE, text.length);
+        const last = text.charCodeAt(end - 1);
+        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1; // keep a surrogate pair whole
+        super.send(JSON.stringify(["stdin", text.slice(start, end)]));
+        start = end;
+      }
     }
   };
 
