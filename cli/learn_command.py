@@ -31,7 +31,11 @@ def run(args: argparse.Namespace) -> int:
     except LessonError as error:
         print(f"{PROG} learn: {error}", file=sys.stderr)
         return 1
+    from cli.terminal import interface_status, require_terminal
+
+    require_terminal(f"{PROG} learn")
     from tui.app import DominoesApp
 
-    DominoesApp(match=lesson.new_match()).run()
-    return 0
+    app = DominoesApp(match=lesson.new_match())
+    app.run()
+    return interface_status(app)
