@@ -25,9 +25,9 @@ from textual.widgets import Footer, Static
 
 from core import Match
 from core.moves import Deal, Discard, Move, Play
-from core.review import DecisionReview, ReviewSettings, branch, summarise
-from core.review.verdicts import THRESHOLDS, unit
+from core.review import DecisionReview, ReviewSettings, branch, loss_words, summarise
 from core.tiles import Tile
+from core.words import plural, possessive
 from tui.host import host
 from tui.presentation import board_kind, board_marks, line_namer, status_facts
 from tui.review_session import ReviewSession
@@ -119,6 +119,7 @@ class ReviewScreen(Screen[None]):
         self.problem: str | None = None
         self.generation = 0  # bumped when the review restarts, so a late answer is dropped
         self.closed = False  # the screen is gone: a review opened after that is closed at once
+        self._keys_state: tuple[bool | None, ...] = ()  # which keys could act when the footer was drawn
         self.sub_title = f"Review of {self.match.game.title}"
 
     # -- the match, position by position ---------------------------------------------------------
@@ -244,7 +245,22 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-text", Static).update(self.describe(state, review))
         self.draw_strip()
         self.draw_hand(view, review)
-        self.refresh_bindings()
+        self.refresh_keys()
+
+    def refresh_keys(self) -> None:
+        """Grey out the keys that cannot act here, rebuilding the footer only when that changes."""
+        keys = (
+            ("step", (-1,)),
+            ("step", (1,)),
+            ("decision", (-1,)),
+            ("decision", (1,)),
+            ("play_from_here", ()),
+            ("next_seat", ()),
+        )
+        state = tuple(self.check_action(action, parameters) for action, parameters in keys)
+        if state != self._keys_state:
+            self._keys_state = state
+            self.refresh_bindings()
 
     def draw_status(self, view: Any) -> None:
         name = self.names[self.seat]
@@ -257,14 +273,14 @@ class ReviewScreen(Screen[None]):
     def summary_line(self) -> Text:
         if self.progress is not None:
             done, total = self.progress
-            return Text(f"Weighing {name_s(self.names[self.seat])} decisions: {done} of {total}…", style="italic")
+            return Text(f"Weighing {possessive(self.names[self.seat])} decisions: {done} of {total}…", style="italic")
         if self.problem is not None:
             return Text(f"The review stopped: {self.problem}", style="red")
         mine = [self.reviews[p] for p in self.seat_decisions() if p in self.reviews]
         if self.session is None:
             return Text("Opening the review…", style="italic")
         summary = summarise(self.seat, mine)
-        text = Text(f"{summary.decisions} decisions · mean loss {summary.mean_loss:.2f} · ")
+        text = Text(f"{plural(summary.decisions, 'decision')} · mean loss {summary.mean_loss:.2f} · ")
         flawed = [(verdict, count) for verdict, count in summary.verdicts.items() if verdict != "best" and count]
         if not flawed:
             text.append("every one the best move found", style=VERDICT_STYLES["best"])
@@ -335,7 +351,7 @@ class ReviewScreen(Screen[None]):
         text = Text("\n")
         if not self.is_seat_decision(position):
             other = self.names[self.deciders[position]]
-            text.append(f"s: review {name_s(other)} decisions instead.", style="dim")
+            text.append(f"s: review {possessive(other)} decisions instead.", style="dim")
             return text
         if review is None:
             text.append("Weighing this decision…" if self.problem is None else "Not weighed.", style="italic")
@@ -346,19 +362,18 @@ class ReviewScreen(Screen[None]):
             return text
         text.append_text(verdict_text(review.verdict))
         if review.verdict != "best":
-            text.append(f": about {review.loss:.1f} {unit(self.match.game_name)} lost")
-            if review.verdict == "good" and review.loss >= THRESHOLDS[self.match.game_name].good:
-                text.append(", too close to call on these deals", style="dim")
-            text.append(f"\nBetter: {review.reason}")
+            text.append(f": {loss_words(self.match.game_name, review)}.")
+            better = "Perhaps better" if review.verdict == "unclear" else "Better"
+            text.append(f"\n{better}: {review.reason}")
         else:
             text.append(f". {review.reason}")
-        text.append(f"\n({review.deals} sampled deals)", style="dim")
+        text.append(f"\n({plural(review.deals, 'sampled deal')})", style="dim")
         text.append("\nEnter: play from here", style="dim")
         return text
 
     def round_over_line(self, state: Any) -> str:
         """What ended the round just before this position, in the round-over dialog's words."""
-        return round_headline(self.match.game_name, self.names, self.match.game.view(state, self.seat)) + "."
+        return round_headline(self.match.game_name, self.names, self.match.game.view(state, self.seat)).plain + "."
 
     def points(self, state: Any) -> str:
         """The points of the round just over, and the totals."""
@@ -438,7 +453,7 @@ class ReviewScreen(Screen[None]):
         self.generation += 1
         self.progress = None
         self.problem = None
-        self.notify(f"Reviewing {name_s(self.names[self.seat])} decisions.", timeout=3, markup=False)
+        self.notify(f"Reviewing {possessive(self.names[self.seat])} decisions.", timeout=3, markup=False)
         if self.is_seat_decision(self.position):
             self.redraw()
         else:
@@ -467,7 +482,3 @@ class ReviewScreen(Screen[None]):
 def placed_tile(move: Move) -> Tile | None:
     """The tile a move puts somewhere (a play, Moon's discard), if any."""
     return move.tile if type(move) in (Play, Discard) else None  # type: ignore[attr-defined]
-
-
-def name_s(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
