@@ -14,6 +14,7 @@ from tui.app import DominoesApp
 from tui.lessons import Lesson, load_lesson
 from tui.preferences import Preferences
 from tui.screens.lesson_table import LessonTableScreen
+from tui.screens.load import LoadScreen
 from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
@@ -292,6 +293,16 @@ async def test_a_lesson_left_half_way_resumes_as_a_lesson_where_it_stood():
         screen = again.screen
         await wait_until(pilot, lambda: screen.human_to_move())
         assert screen.step_now() is lesson.steps[1] and "The widow" in panel_words(screen)
+    # The title screen and the load screen name it a lesson, and where it stands.
+    title = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with title.run_test(size=(80, 24)) as pilot:
+        menu = title.screen.query_one("#title-menu")
+        await wait_until(pilot, lambda: menu.get_option_at_index(0).id == "resume")
+        assert str(menu.get_option_at_index(0).prompt) == "Resume: Three-player Moon lesson, step 2"
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(title.screen, LoadScreen))
+        listed = str(title.screen.query_one("#load-list").get_option_at_index(0).prompt)
+        assert "Three-player Moon lesson, step 2 of 11  in progress" in listed
 
 
 async def test_an_ordinary_match_opens_the_ordinary_table():
@@ -300,3 +311,27 @@ async def test_an_ordinary_match_opens_the_ordinary_table():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert not isinstance(app.screen, LessonTableScreen)
+
+
+async def test_a_move_taken_back_from_the_board_gives_the_keys_back_to_the_hand():
+    lesson = load_lesson("chicken-foot")
+    step = next(step for step in lesson.steps if step.title == "Your own chicken foot")
+    expected = lesson.script[step.index]
+    match = Match(lesson.game, lesson.players, lesson.options, lesson.seats, lesson.seed, lesson.script[: step.index])
+    app = DominoesApp(match=match, preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = lesson_screen(app)
+        await wait_until(pilot, lambda: screen.human_to_move() and screen.step_now() is step)
+        hand = screen.query_one(HandView)
+        hand.select(expected.tile)
+        await pilot.press("enter")  # the 7-7 fits several ends: the board opens on the lesson's
+        board = screen.query_one(BoardTree)
+        assert board.has_focus and board.cursor_node.data == expected.target
+        await pilot.press("e", "enter")  # another end: legal, but not the lesson's
+        assert match.cursor == step.index and "Taken back: the 7-7 on" in panel_words(screen)
+        assert hand.has_focus and not board.has_focus
+        await pilot.press("enter")  # Enter opens the board on the lesson's end again, not the refused one
+        assert board.has_focus and board.cursor_node.data == expected.target
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: match.cursor > step.index)
+        assert match.events[step.index] == expected

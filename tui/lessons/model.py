@@ -71,6 +71,16 @@ class Lesson:
                 return step
         return None
 
+    def where(self, match: Match, total: bool = True) -> str:
+        """Where `match`, this lesson's match, stands, in a few words for a list of saved matches:
+        "Doubles lesson, step 3 of 8" ("step 3" without `total`), or once it has left the script
+        "Doubles lesson played on, round 2"."""
+        name = f"{match.game.title} lesson"
+        if not self.follows(match):
+            return f"{name} played on, {'hand' if self.game == 'moon' else 'round'} {match.state.round}"
+        done = [step.number for step in self.steps if step.index <= match.cursor]
+        return f"{name}, step {done[-1] if done else 1}" + (f" of {len(self.steps)}" if total else "")
+
     def expected(self, index: int) -> Move | None:
         """The script's event at `index`, None past its end."""
         return self.script[index] if index < len(self.script) else None
