@@ -33,7 +33,7 @@ Forced = Callable[[Any, Move], str | None]
 
 
 def move_words(view: Any, move: Move) -> str:
-    """The move as an instruction: "Play 8-9 on train 1", "Draw", "Bid 5", "Name 3s trumps"."""
+    """The move as an instruction: "Play 8-9 on train 1", "Draw", "Bid 5", "Name 3s as trump"."""
     kind = type(move)
     if kind is Play:
         if move.target is None or getattr(view, "board", None) is None:  # type: ignore[attr-defined]
@@ -50,8 +50,8 @@ def move_words(view: Any, move: Move) -> str:
     if kind is Trump:
         suit = move.suit  # type: ignore[attr-defined]
         if suit == "none":
-            return "Play with no trumps"
-        return "Name doubles trumps" if suit == "doubles" else f"Name {suit}s trumps"
+            return "Play with no trump"
+        return "Name doubles as trump" if suit == "doubles" else f"Name {suit}s as trump"
     return str(move)
 
 
