@@ -15,6 +15,11 @@ from core.words import with_verb
 from tui.widgets.dominoes import domino, tile_text
 
 WINNING_MARK = "◀ winning"
+TRICKS = 7  # MN-13: seven tricks a hand
+
+
+def trick_word(count: int) -> str:
+    return "trick" if count == 1 else "tricks"
 
 
 def suited(tile: Tile, suit: int | None) -> Text:
@@ -115,20 +120,24 @@ class TrickView(Widget):
         view = self.view
         bidder = self._who(view.bidder)
         lines = []
-        if view.widow is not None:  # the bidder's own view (MN-11)
+        if view.widow is not None and view.phase == "discard":  # the bidder's own view (MN-11)
             row = Text("The widow ")
             row.append_text(tile_text(view.widow, "bold"))
             row.append(" is in your hand now.")
             lines.append(row)
-            if view.phase == "discard":
-                lines.append(Text("Pick a tile to lay aside face down", style="bold"))
-                lines.append(Text("(it may be the widow) and press Enter.", style="bold"))
+            lines.append(Text("Pick a tile to lay aside face down", style="bold"))
+            lines.append(Text("(it may be the widow) and press Enter.", style="bold"))
+        elif view.widow is not None:  # laid aside: the widow itself, or another tile
+            row = Text("You laid the widow " if view.discard == view.widow else "The widow ")
+            row.append_text(tile_text(view.widow, "bold"))
+            if view.discard == view.widow:
+                row.append(" aside.")
             else:
-                lines.append(Text("You laid a tile aside: name trump.", style="bold"))
-                if view.discard is not None:
-                    aside = Text("Laid aside: ", style="dim")
-                    aside.append_text(tile_text(view.discard))
-                    lines.append(aside)
+                row.append(" is in your hand; you laid ")
+                row.append_text(tile_text(view.discard, "bold"))
+                row.append(" aside.")
+            lines.append(row)
+            lines.append(Text("Now name trump.", style="bold"))
         elif view.phase == "discard":
             lines.append(Text(f"{bidder} takes the widow and lays one tile aside."))
         else:
@@ -173,10 +182,13 @@ class TrickView(Widget):
         if view.bidder is not None and view.phase == "play":
             promised = 7 if view.bid == 21 else view.bid
             short = promised - view.taken[view.bidder]
-            if short > 0:
-                text.append(f" (the bid needs {short} more)", style="dim")
-            else:
+            left = TRICKS - len(view.tricks)  # the trick in play among them
+            if short <= 0:
                 text.append(" (the bid is made)", style="dim")
+            elif short > left:  # MN-17: it can no longer be made
+                text.append(f" (the bid is lost: {short} more needed, {left} {trick_word(left)} left)", style="dim")
+            else:
+                text.append(f" (the bid needs {short} more)", style="dim")
         return text
 
     def _last_trick(self) -> Text:
