@@ -198,5 +198,7 @@ def hint(
         raise ValueError("there is nothing to do now, so there is no hint")
     if len(legal) == 1:
         return legal[0], _game_reason(view, legal, legal[0]) or _only_move(view, legal[0])
+    if view.game == "moon" and view.phase == "trump":
+        return hint_moon.trump_hint(view, legal)  # the trump the bidding hint named (core.bots.moon_trump)
     move, means, sampled = MediumBot(max_worlds=worlds).evaluate(view, legal, rng or random.Random(0), budget)
     return move, explain(view, legal, move, means, sampled)
