@@ -36,7 +36,7 @@ def lesson_screen(app: DominoesApp) -> LessonTableScreen:
 def panel_words(screen: LessonTableScreen) -> str:
     panel = screen.query_one(LessonPanel)
     parts = [str(panel.border_title)]
-    for part in ("#lesson-heading", "#lesson-text", "#lesson-note", "#lesson-action"):
+    for part in ("#lesson-heading", "#lesson-text", "#lesson-prefers", "#lesson-note", "#lesson-action"):
         widget = panel.query_one(part)
         if widget.display:
             parts.append(str(widget.render()))

@@ -173,7 +173,8 @@ class LessonTableScreen(TableScreen):
             step = past[-1]
             done = step.index < cursor
             action = "Done. The others play now…" if done else self.step_action(step)
-            shown = PanelStep(step.number, len(self.lesson.steps), step.title, step.rules, step.text, action, done)
+            total = len(self.lesson.steps)
+            shown = PanelStep(step.number, total, step.title, step.rules, step.text, action, done, prefers=step.prefers)
         else:  # the others move before the first step (Moon's bidding may start with them)
             shown = PanelStep(1, len(self.lesson.steps), self.lesson.title, (), "", "The others move first…", True)
         panels.first().show(replace(shown, note=self.note[1], note_kind=self.note[0]))
