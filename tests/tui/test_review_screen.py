@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from core import Match, Seat
-from core.moves import Deal
+from core.moves import Deal, Play
 from core.review import FLAWED, ReviewSettings
 from saves import SaveStore
 from saves.record import SavedMatch
@@ -29,6 +29,7 @@ from tui.screens.pass_device import PassScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
+from tui.widgets import BoardTree
 from tui.widgets.review_hand import ReviewHand
 from tui.widgets.verdict_strip import VerdictStrip
 
@@ -351,3 +352,38 @@ async def test_closing_the_review_or_quitting_while_it_thinks_stops_its_workers(
         await wait_until(pilot, lambda: len(review_workers()) == 2, timeout=30)
         await pilot.press("ctrl+q")
     assert not review_workers()
+
+
+async def test_the_screen_says_whose_play_and_marks_a_move_that_was_the_only_one(store):
+    app = finished_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await review_from_round_over(pilot)
+        name = screen.names[screen.seat]
+        status = str(screen.query_one("#status").render())
+        assert status.startswith(f"Review of {name}'s play · ")  # the play reviewed: not "Review of Seat 1"
+        assert f"{len(screen.seat_decisions())} decisions · mean loss" in status
+        # Before the deal the empty board says so (not that the round has begun).
+        screen.action_jump(0)
+        assert screen.query_one(BoardTree).root.children[0].label.plain == "The tiles are not dealt yet."
+        # A tile played because it was the only legal move is marked "only", not "best" or "you".
+        forced = [p for p in screen.seat_decisions() if screen.reviews[p].alternatives == 1]
+        played = [p for p in forced if type(screen.reviews[p].move) is Play]
+        assert played, "the seat had a forced play this round"
+        screen.action_jump(played[0])
+        await pilot.pause()
+        assert str(screen.query_one(ReviewHand).labels[screen.reviews[played[0]].move.tile]) == "only"
+
+
+async def test_a_doubles_board_before_its_first_tile_says_the_round_is_dealt():
+    from tests.core.test_review import easy_match, to_a_round_end
+
+    match = to_a_round_end(easy_match("doubles", 2, seed=5, events=1))
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=0, settings=ReviewSettings(seed=2, worlds=1)))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        screen = app.screen
+        screen.action_jump(1)  # dealt, and the highest double not played yet (DB-3)
+        assert screen.match.state_at(1).round == 1 and screen.match.state_at(1).board is None
+        words = screen.query_one(BoardTree).root.children[0].label.plain
+        assert words == "Nothing is played yet this round."

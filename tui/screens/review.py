@@ -291,7 +291,7 @@ class ReviewScreen(Screen[None]):
 
     def draw_status(self, view: Any) -> None:
         name = self.names[self.seat]
-        first = Text(f"Review of {name} · ", style="bold")
+        first = Text(f"Review of {possessive(name)} play · ", style="bold")
         facts = status_facts(self.match.game_name, view) if view.round else ["before the first deal"]
         first.append(" · ".join(facts))
         first.append(f" · event {min(self.position + 1, self.end)} of {self.end}", style="dim")
@@ -306,9 +306,13 @@ class ReviewScreen(Screen[None]):
         mine = [self.reviews[p] for p in self.seat_decisions() if p in self.reviews]
         if self.session is None:
             return Text("Opening the review…", style="italic")
-        summary = summarise(self.seat, mine)
-        if not summary.decisions and self.in_play is not None and not self.end:
+        if self.in_play is not None and not self.end:
             return Text("No round is over yet: nothing to review.", style="italic")
+        if not self.seat_decisions():
+            return Text(f"{possessive(self.names[self.seat], start=True)} decisions: none in the match so far.")
+        if not mine:  # not "0 decisions · every one the best move found" before any is weighed
+            return Text(f"Weighing {possessive(self.names[self.seat])} decisions…", style="italic")
+        summary = summarise(self.seat, mine)
         text = Text(f"{plural(summary.decisions, 'decision')} · mean loss {summary.mean_loss:.2f} · ")
         flawed = [(verdict, count) for verdict, count in summary.verdicts.items() if verdict != "best" and count]
         if not flawed:
@@ -326,7 +330,8 @@ class ReviewScreen(Screen[None]):
             return
         best = review.best if review is not None and type(review.best) is Play else None
         marks = board_marks(name, view, (best,) if best is not None else (), best.tile if best is not None else None)
-        self.query_one(BoardTree).show(view.board, marks, line_namer(name))
+        empty = "Nothing is played yet this round." if view.round else "The tiles are not dealt yet."
+        self.query_one(BoardTree).show(view.board, marks, line_namer(name), empty)
 
     def draw_hand(self, view: Any, review: DecisionReview | None) -> None:
         labels: dict[Tile, Text] = {}
@@ -336,6 +341,8 @@ class ReviewScreen(Screen[None]):
                 labels[best] = Text("best", style=VERDICT_STYLES["best"])
             if made is not None:
                 word, style = ("best", VERDICT_STYLES["best"]) if review.verdict == "best" else ("you", "bold")
+                if review.alternatives == 1:
+                    word, style = "only", "dim"  # nothing to choose: the only legal move
                 labels[made] = Text(word, style=style)
         self.query_one(ReviewHand).show(self.names[self.seat], view.hand, labels)
 
