@@ -387,3 +387,19 @@ async def test_a_doubles_board_before_its_first_tile_says_the_round_is_dealt():
         assert screen.match.state_at(1).round == 1 and screen.match.state_at(1).board is None
         words = screen.query_one(BoardTree).root.children[0].label.plain
         assert words == "Nothing is played yet this round."
+
+
+async def test_moon_says_hand_and_shows_no_empty_hands_at_the_end():
+    from tests.core.test_review import easy_match, to_a_round_end
+
+    match = to_a_round_end(easy_match("moon", 3, seed=3, events=20))
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=0, settings=ReviewSettings(seed=2, worlds=1)))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        screen = app.screen
+        screen.action_jump(2)
+        assert "Every hand, as the hand went:" in side_text(screen)  # Moon's rounds are hands (MN-17)
+        screen.action_jump(screen.end)  # every tile played: no list of hands that hold nothing
+        assert screen.match.state.chance and "Every hand" not in side_text(screen)
+        assert "none" not in side_text(screen)

@@ -307,7 +307,7 @@ class ReviewScreen(Screen[None]):
         if self.session is None:
             return Text("Opening the review…", style="italic")
         if self.in_play is not None and not self.end:
-            return Text("No round is over yet: nothing to review.", style="italic")
+            return Text(f"No {self.round_word} is over yet: nothing to review.", style="italic")
         if not self.seat_decisions():
             return Text(f"{possessive(self.names[self.seat], start=True)} decisions: none in the match so far.")
         if not mine:  # not "0 decisions · every one the best move found" before any is weighed
@@ -372,7 +372,7 @@ class ReviewScreen(Screen[None]):
                 if position:
                     text.append(self.round_over_line(state) + "\n", style="bold")
                     text.append(self.points(state) + "\n")
-                word = "hand" if match.game_name == "moon" else "round"
+                word = self.round_word
                 text.append(f"Next: {word} {self.round_of(position + 1)} is dealt.")
             else:
                 text.append(match.game.describe_move(state, event, self.names) + ".", style="bold")
@@ -430,11 +430,21 @@ class ReviewScreen(Screen[None]):
             return over + self.in_play[0].upper() + self.in_play[1:] + "."
         return over + "The match stops here."
 
+    @property
+    def round_word(self) -> str:
+        """What the game calls a round: Moon's are hands."""
+        return "hand" if self.match.game_name == "moon" else "round"
+
     def other_hands(self, state: Any) -> Text | None:
         """Every other hand, once the round is over (never while it is in play)."""
         if self.position > self.revealed_until or not state.round:
             return None
-        text = Text("Every hand, as the round went:\n" if self.position < self.end else "Every hand:\n", style="dim")
+        if not any(hand for seat, hand in enumerate(state.hands) if seat != self.seat):
+            return None  # every other tile is played: no hand to show
+        text = Text(
+            f"Every hand, as the {self.round_word} went:\n" if self.position < self.end else "Every hand:\n",
+            style="dim",
+        )
         for seat, hand in enumerate(state.hands):
             if seat == self.seat:
                 continue
