@@ -335,3 +335,25 @@ async def test_a_move_taken_back_from_the_board_gives_the_keys_back_to_the_hand(
         await pilot.press("enter")
         await wait_until(pilot, lambda: match.cursor > step.index)
         assert match.events[step.index] == expected
+
+
+async def test_while_the_others_play_the_panel_keeps_the_step_just_done():
+    """The next step tells what the others did: it shows once they have done it, never while they
+    are still playing the moves it describes."""
+    lesson = load_lesson("doubles")
+    app = DominoesApp(match=lesson.new_match(), preferences=Preferences(bot_speed="normal"))
+    first, second = lesson.steps[0], lesson.steps[1]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: settled(app))
+        screen = lesson_screen(app)
+        match = screen.match
+        await press_the_lessons_move(pilot, screen)
+        seen: dict[int, str] = {}
+        while match.cursor < second.index:  # the bots' moves of the second step's `before`
+            seen.setdefault(match.cursor, panel_words(screen))
+            await pilot.pause(0.05)
+        await wait_until(pilot, lambda: settled(app))
+        assert first.index + 1 in seen and set(seen) <= set(range(first.index + 1, second.index))  # theirs only
+        for words in seen.values():
+            assert first.title in words and "Done. The others play now…" in words and second.title not in words
+        assert second.title in panel_words(screen) and "Your move:" in panel_words(screen)
