@@ -403,3 +403,31 @@ async def test_moon_says_hand_and_shows_no_empty_hands_at_the_end():
         screen.action_jump(screen.end)  # every tile played: no list of hands that hold nothing
         assert screen.match.state.chance and "Every hand" not in side_text(screen)
         assert "none" not in side_text(screen)
+
+
+async def test_the_moon_review_names_the_seat_and_gives_no_table_instructions():
+    from tests.core.test_review import easy_match, to_a_round_end
+    from tui.widgets.trick_view import TrickView
+
+    match = to_a_round_end(easy_match("moon", 3, seed=3, events=20))
+    bidder = match.state.bidder
+    match.seats = tuple(
+        Seat("Ana") if seat == bidder else Seat(("Ben", "Cy", "Dee")[seat], "bot", "easy") for seat in range(3)
+    )
+    name = "Ana"
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=bidder, settings=ReviewSettings(seed=2, worlds=1)))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        screen = app.screen
+        told = []
+        for position in range(screen.end + 1):
+            screen.action_jump(position)
+            told.append(screen.query_one(TrickView).render().plain)
+        everything = "\n".join(told)
+        # The review's keys are not the table's: no "press Enter", no "Now name trump", no "You lead".
+        for words in ("press Enter", "Pick a tile", "Now name trump", "You lead", "your hand", "You laid"):
+            assert words not in everything
+        assert f"went to {name}'s hand." in everything and f"{name} lays one tile aside face down." in everything
+        assert f"{name} names trump next." in everything
+        assert "Nothing led yet. Ana leads." in everything  # the bidder leads the first trick (MN-13)

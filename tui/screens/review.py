@@ -166,7 +166,8 @@ class ReviewScreen(Screen[None]):
         yield Static(id="status")
         with Horizontal(id="table-main"):
             with Vertical(id="board-area"):
-                board = BoardTree(id="board") if board_kind(self.match.game_name) == "layout" else TrickView(id="board")
+                layout = board_kind(self.match.game_name) == "layout"
+                board = BoardTree(id="board") if layout else TrickView(id="board", addressed=False)
                 board.can_focus = False
                 yield board
             side = VerticalScroll(id="review-side")

@@ -11,7 +11,7 @@ from textual.widget import Widget
 
 from core.games.moon_suits import NO_TRUMP, TRUMP, led_suit, suit_name, trick_winner, trump_name
 from core.tiles import Tile
-from core.words import with_verb
+from core.words import possessive, with_verb
 from tui.widgets.dominoes import domino, tile_text
 
 WINNING_MARK = "◀ winning"
@@ -34,10 +34,14 @@ def bid_words(amount: int) -> str:
 
 
 class TrickView(Widget):
-    """Shows a `MoonView` for the seat `viewer`; redrawn by `show` after every event."""
+    """Shows a `MoonView` for the seat `viewer`; redrawn by `show` after every event. At a table it
+    speaks to the viewer ("You lead", "press Enter"); `addressed=False` (the review, which steps
+    through a seat's play) names the seat instead and gives no instructions, since its keys do
+    other things there."""
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, classes: str | None = None, addressed: bool = True) -> None:
         super().__init__(id=id, classes=classes)
+        self.addressed = addressed
         self.border_title = "Trick"
         self.view: Any = None
         self.names: Sequence[str] = ()
@@ -120,7 +124,9 @@ class TrickView(Widget):
         view = self.view
         bidder = self._who(view.bidder)
         lines = []
-        if view.widow is not None and view.phase == "discard":  # the bidder's own view (MN-11)
+        if view.widow is not None and not self.addressed:  # the review: told of the bidder, by name
+            lines.extend(self._widow_told(bidder))
+        elif view.widow is not None and view.phase == "discard":  # the bidder's own view (MN-11)
             row = Text("The widow ")
             row.append_text(tile_text(view.widow, "bold"))
             row.append(" is in your hand now.")
@@ -144,6 +150,24 @@ class TrickView(Widget):
             lines.append(Text(f"{bidder} laid a tile aside and is naming trump."))
         return lines
 
+    def _widow_told(self, bidder: str) -> list[Text]:
+        """The bidder's widow and discard, in the third person (the name "You" still reads "you")."""
+        view = self.view
+        row = Text("The widow ")
+        row.append_text(tile_text(view.widow, "bold"))
+        if view.phase == "discard":
+            row.append(f" went to {possessive(bidder)} hand.")
+            return [row, Text(f"{with_verb(bidder, 'lay')} one tile aside face down.")]
+        if view.discard == view.widow:
+            row = Text(f"{bidder} laid the widow ")
+            row.append_text(tile_text(view.widow, "bold"))
+            row.append(" aside.")
+        else:
+            row.append(f" is in {possessive(bidder)} hand; laid aside: ")
+            row.append_text(tile_text(view.discard, "bold"))
+            row.append(".")
+        return [row, Text(f"{with_verb(bidder, 'name')} trump next.")]
+
     def _trick(self) -> list[Text]:
         view = self.view
         lines = []
@@ -152,7 +176,8 @@ class TrickView(Widget):
         suit = led_suit(view.trick[0], trump) if view.trick else None
         if suit is None:
             seat = view.to_move
-            lead = f"{with_verb(self._who(seat), 'lead', seat == view.seat)}." if seat is not None else ""
+            you = seat == view.seat and self.addressed
+            lead = f"{with_verb(self._who(seat), 'lead', you)}." if seat is not None else ""
             lines.append(Text(f"Nothing led yet. {lead}".strip(), style="dim"))
         else:
             row = Text("Suit led: ")
