@@ -9,6 +9,7 @@ import pytest
 from core import GAME_NAMES, Match
 from core.moves import DRAW, PASS, Bid, Play, Trump
 from core.seats import Seat
+from core.tiles import Tile
 from tests.tui.conftest import press_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.lessons import Lesson, load_lesson
@@ -357,3 +358,24 @@ async def test_while_the_others_play_the_panel_keeps_the_step_just_done():
         for words in seen.values():
             assert first.title in words and "Done. The others play now…" in words and second.title not in words
         assert second.title in panel_words(screen) and "Your move:" in panel_words(screen)
+
+
+async def test_the_move_the_review_prefers_taken_back_is_owned_up_to_beside_the_reason():
+    lesson = load_lesson("doubles")
+    step = next(step for step in lesson.steps if step.prefers)
+    app = DominoesApp(
+        match=Match(
+            lesson.game, lesson.players, lesson.options, lesson.seats, lesson.seed, events=lesson.script[: step.index]
+        ),
+        preferences=Preferences(bot_speed="instant"),
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: settled(app))
+        screen = lesson_screen(app)
+        preferred = Play(Tile(2, 5), 3)  # the review's move here, which the step's `prefers` names
+        assert str(preferred.tile) in step.prefers and preferred in screen.match.legal_moves()
+        screen.play(preferred)
+        await pilot.pause()
+        words = " ".join(panel_words(screen).split())
+        assert "Taken back: the 2-5" in words and " ".join(step.prefers.split()) in words
+        assert screen.query_one(LessonPanel).max_scroll_y == 0  # the reason and the owning up fit

@@ -40,8 +40,8 @@ class LessonPanel(VerticalScroll, can_focus=False):
     def compose(self) -> ComposeResult:
         yield Static(id="lesson-heading")
         yield Static(id="lesson-text")
-        yield Static(id="lesson-prefers")
         yield Static(id="lesson-note")
+        yield Static(id="lesson-prefers")  # below the text, or below the reason a move was taken back
         yield Static(id="lesson-action")
 
     def show(self, step: PanelStep) -> None:
@@ -54,7 +54,8 @@ class LessonPanel(VerticalScroll, can_focus=False):
         text.display = not step.note  # the reason a move was taken back takes the text's place
         prefers = self.query_one("#lesson-prefers", Static)
         prefers.update(picked_out(step.prefers))
-        prefers.display = bool(step.prefers) and not step.note and not step.done
+        # With the reason a move was taken back too: the move may be the very one the review prefers.
+        prefers.display = bool(step.prefers) and not step.done
         action = self.query_one("#lesson-action", Static)
         action.update(picked_out(step.action))
         action.set_class(step.done, "done")
