@@ -46,7 +46,8 @@ def status_facts(game_name: str, view: Any) -> list[str]:
     parts = [f"Round {view.round}" + (f" of {rounds}" if rounds else "")]
     if options.get("target"):
         parts.append(f"to {options['target']}")  # DB-13: the first to the target wins
-    parts.append(f"yard {view.stock_size}")  # the centre double heads the board
+    stock = "boneyard" if game_name == "doubles" else "yard"  # DB-2: the boneyard; CF-3: the chicken yard
+    parts.append(f"{stock} {view.stock_size}")  # the centre double heads the board
     return parts
 
 
