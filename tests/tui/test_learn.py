@@ -327,12 +327,13 @@ async def test_a_move_taken_back_from_the_board_gives_the_keys_back_to_the_hand(
         hand.select(expected.tile)
         await pilot.press("enter")  # the 7-7 fits several ends: the board opens on the lesson's
         board = screen.query_one(BoardTree)
-        assert board.has_focus and board.cursor_node.data == expected.target
+        await wait_until(pilot, lambda: board.has_focus and board.cursor_node.data == expected.target)
         await pilot.press("e", "enter")  # another end: legal, but not the lesson's
-        assert match.cursor == step.index and "Taken back: the 7-7 on" in panel_words(screen)
-        assert hand.has_focus and not board.has_focus
+        await wait_until(pilot, lambda: "Taken back: the 7-7 on" in panel_words(screen))
+        assert match.cursor == step.index
+        await wait_until(pilot, lambda: hand.has_focus and not board.has_focus)
         await pilot.press("enter")  # Enter opens the board on the lesson's end again, not the refused one
-        assert board.has_focus and board.cursor_node.data == expected.target
+        await wait_until(pilot, lambda: board.has_focus and board.cursor_node.data == expected.target)
         await pilot.press("enter")
         await wait_until(pilot, lambda: match.cursor > step.index)
         assert match.events[step.index] == expected
@@ -354,7 +355,8 @@ async def test_while_the_others_play_the_panel_keeps_the_step_just_done():
             seen.setdefault(match.cursor, panel_words(screen))
             await pilot.pause(0.05)
         await wait_until(pilot, lambda: settled(app))
-        assert first.index + 1 in seen and set(seen) <= set(range(first.index + 1, second.index))  # theirs only
+        # Their moves only (on a busy machine a poll may miss one).
+        assert seen and set(seen) <= set(range(first.index + 1, second.index))
         for words in seen.values():
             assert first.title in words and "Done. The others play now…" in words and second.title not in words
         assert second.title in panel_words(screen) and "Your move:" in panel_words(screen)

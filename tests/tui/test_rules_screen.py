@@ -34,11 +34,12 @@ async def test_the_title_screen_shows_the_rules_of_every_game_in_tabs():
             seen.append(screen.game_name)
             assert shown_rules(screen) == rules_text(screen.game_name)
             assert shown_rules(screen).startswith(f"# {get_game(screen.game_name).title}")
+            before = screen.game_name
             await pilot.press("right")
-            await pilot.pause()
+            await wait_until(pilot, lambda before=before: screen.game_name != before)  # the tab changes in a moment
         assert sorted(seen) == sorted(GAME_NAMES) and screen.game_name == seen[0]
         await pilot.press("left")
-        assert screen.game_name == seen[-1]
+        await wait_until(pilot, lambda: screen.game_name == seen[-1])
         await pilot.press("escape")
         assert not isinstance(app.screen, RulesScreen)
 
