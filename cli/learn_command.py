@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from cli.terminal import require_terminal
+from cli.terminal import interface_status, require_terminal
 from cli.usage import PROG, UsageError
 from core import GAME_NAMES
 
@@ -35,5 +35,6 @@ def run(args: argparse.Namespace) -> int:
     require_terminal(f"{PROG} learn")
     from tui.app import DominoesApp
 
-    DominoesApp(match=lesson.new_match()).run()
-    return 0
+    app = DominoesApp(match=lesson.new_match())
+    app.run()
+    return interface_status(app)

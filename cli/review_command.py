@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from cli.usage import PROG, UsageError
+from core.words import plural
 
 BAR_WIDTH = 24
 
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     command = f"{PROG} review"
     if not args.budget > 0 or args.budget > 3600:
-        raise UsageError(f"{command}: --budget must be a number of seconds above 0 (at most 3600), not {args.budget}")
+        raise UsageError(f"{command}: --budget must be a number of seconds above 0 (at most 3600), not {args.budget:g}")
     if args.worlds is not None and not 1 <= args.worlds <= 100_000:
         raise UsageError(f"{command}: --worlds must be from 1 to 100000, not {args.worlds}")
     if args.jobs is not None and args.jobs < 1:
@@ -124,17 +125,20 @@ class ProgressBar:
 
 def format_review(report: dict[str, Any], settings: Any) -> str:
     from core import get_game
-    from core.review.verdicts import VERDICTS, unit
+    from core.review.verdicts import VERDICTS, unit, why_unclear
 
     game = get_game(report["game"])
     points = unit(game.name)
-    effort = f"{settings.worlds} sampled deals a decision" if settings.worlds else f"{settings.budget:g} s a decision"
+    effort = f"{settings.budget:g} s a decision"
+    if settings.worlds:
+        effort = f"{plural(settings.worlds, 'sampled deal')} a decision"
     lines = [f"Review of match {report['match']}: {game.title} ({effort}, seed {settings.seed}; losses in {points})"]
     for seat in report["seats"]:
         counts = " · ".join(f"{verdict} {seat['verdicts'][verdict]}" for verdict in VERDICTS)
         lines += [
             "",
-            f"Seat {seat['seat']}, {seat['name']}: {seat['decisions']} decisions, mean loss {seat['mean_loss']:.2f}",
+            f"Seat {seat['seat']}, {seat['name']}: {plural(seat['decisions'], 'decision')},"
+            f" mean loss {seat['mean_loss']:.2f}",
             f"  {counts}",
         ]
         for worst in seat["worst"]:
@@ -148,6 +152,9 @@ def format_review(report: dict[str, Any], settings: Any) -> str:
             lines += ["", f"{word} {current}"]
         where = f"{decision['event']:>4}. {decision['name']}"
         lines.append(f"  {decision_line(decision, where)}")
+        if decision["verdict"] == "unclear":
+            why = why_unclear(decision["error"], decision["deals"])
+            lines.append(f"        {why[0].upper()}{why[1:]}.")
         if decision["verdict"] != "best" or decision["alternatives"] > 1:
             lines.append(f"        {decision['reason']}")
     if report.get("in_play"):
@@ -157,9 +164,12 @@ def format_review(report: dict[str, Any], settings: Any) -> str:
 
 
 def decision_line(decision: dict[str, Any], where: str) -> str:
-    """ "WHERE: Play 5-3 on train 2 · mistake, 4.20 (better: Play 5-5 on train 1)"."""
+    """ "WHERE: Play 5-3 on train 2 · mistake, 4.20 (better: Play 5-5 on train 1)"; an unclear one
+    says how many deals it rests on ("· unclear, 14.60 in 3 deals (perhaps better: ...)")."""
     line = f"{where}: {decision['move']} · {decision['verdict']}"
-    if decision["verdict"] != "best":
+    if decision["verdict"] == "unclear":
+        line += f", {decision['loss']:.2f} in {plural(decision['deals'], 'deal')} (perhaps better: {decision['best']})"
+    elif decision["verdict"] != "best":
         line += f", {decision['loss']:.2f} (better: {decision['best']})"
     elif decision["alternatives"] == 1:
         line += " (the only move)"

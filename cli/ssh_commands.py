@@ -165,6 +165,8 @@ def run_lobby(args: argparse.Namespace) -> int:
     while True:
         app = LobbyApp(player, watch=watch, speed=args.speed, notice=notice, limits=limits)
         app.run()
+        if app.return_code:
+            return 1  # the lobby stopped on an error (Textual has shown it)
         request = app.return_value
         if not isinstance(request, JoinRequest):
             return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from cli.usage import PROG, UsageError
 
@@ -26,6 +27,12 @@ def require_terminal(command: str = PROG, hint: str = "") -> None:
             f"{command}: this terminal (TERM={term}) cannot draw the interface; "
             "run it in one that can (TERM=xterm-256color, for example)"
         )
+
+
+def interface_status(app: Any) -> int:
+    """The exit status of an interface that has stopped: 1 if it stopped on an error (Textual has
+    shown what went wrong), else 0."""
+    return 1 if app.return_code else 0
 
 
 def _is_terminal(stream: object) -> bool:

@@ -28,6 +28,14 @@ def with_verb(name: str, verb: str, you: bool = False) -> str:
     return f"You {verb}" if you or name == "You" else f"{name} {verb}s"
 
 
+def possessive(name: str, start: bool = False) -> str:
+    """ "Ana's", "Charles'", and "your" for the player named "You" ("Your" at the `start` of a
+    sentence): a player's name before what is theirs."""
+    if name == "You":
+        return "Your" if start else "your"
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def count_word(count: int) -> str:
     """A small count in words ("three"), a larger one in digits."""
     return COUNT_WORDS[count] if 0 <= count < len(COUNT_WORDS) else str(count)

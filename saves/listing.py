@@ -51,16 +51,18 @@ def format_listing(store: SaveStore) -> str:
     return "\n".join(lines)
 
 
-def format_entry(entry: Entry, width: int | None = None) -> list[str]:
+def format_entry(entry: Entry, width: int | None = None, title: str | None = None) -> list[str]:
     """The lines for one match; with `width`, no line is longer (the date moves to a line of its
-    own, and the players wrap under their indent), so nothing wraps mid-phrase."""
+    own, and the players wrap under their indent), so nothing wraps mid-phrase. `title` replaces
+    the game's name and the round (the interface names a lesson so)."""
     if entry.loaded is None:
         reason = entry.error.reason if entry.error is not None else "unknown"
         return _fitted([f"{entry.match_id}  damaged: {reason}"], width)
     record = entry.loaded.record
     match = record.match
     state = match.state
-    first = f"{entry.match_id}  {match.game.title}  {round_text(match)}  {status_text(match)}"
+    what = title or f"{match.game.title}  {round_text(match)}"
+    first = f"{entry.match_id}  {what}  {status_text(match)}"
     played = f"last played {timestamp(record.updated)}"
     if width is None or len(first) + 2 + len(played) <= width:
         lines = [f"{first}  {played}"]

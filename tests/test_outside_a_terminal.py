@@ -29,6 +29,7 @@ def home(tmp_path):
         ((), "dominoes"),
         (("new", "moon", "--seats", "bot,bot,bot"), "dominoes new"),
         (("--resume", "3f9a"), "dominoes --resume"),
+        (("learn", "moon"), "dominoes learn"),
         (("join", "127.0.0.1:9", "--name", "Ann"), "dominoes join"),
         (("lobby", "--name", "Ann"), "dominoes lobby"),
         (("learn", "moon"), "dominoes learn"),

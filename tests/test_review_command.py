@@ -20,7 +20,7 @@ from cli.main import main
 from core import Match, Seat
 from core.bots import get_bot
 from core.bots.hard import HardBot
-from core.review.verdicts import VERDICTS
+from core.review.verdicts import FLAWED, VERDICTS
 from core.simulation import seat_rng
 from saves.record import SavedMatch
 from saves.store import SaveStore
@@ -69,7 +69,7 @@ def test_the_review_of_a_simulated_save_as_json(capsys, sims):
         assert len(seat["worst"]) <= 3
     decision = report["decisions"][0]
     assert list(decision) == [
-        "event", "round", "seat", "name", "move", "best", "loss", "verdict", "reason", "alternatives", "deals"
+        "event", "round", "seat", "name", "move", "best", "loss", "error", "verdict", "reason", "alternatives", "deals"
     ]  # fmt: skip
     one = review_json(capsys, sims, match_id, "--seat", "2")
     assert [s["seat"] for s in one["seats"]] == [2] and {d["seat"] for d in one["decisions"]} == {2}
@@ -84,6 +84,43 @@ def test_the_review_in_words_and_kept_for_next_time(capsys, sims):
     assert "Seat 1, easy 1:" in out and "mean loss" in out and "Round 1" in out
     assert store.review_path(match_id).exists()
     assert run(capsys, "review", match_id, "--dir", sims, "--worlds", "3", "--seat", "1")[1] == out
+
+
+def test_fewer_than_eight_deals_find_fault_with_nothing_and_say_so(capsys, sims):
+    match_id = SaveStore(sims).ids()[0]
+    report = review_json(capsys, sims, match_id, "--worlds", "2")
+    verdicts = [decision["verdict"] for decision in report["decisions"]]
+    assert "unclear" in verdicts and not set(verdicts) & set(FLAWED)
+    assert all(seat["verdicts"][name] == 0 for seat in report["seats"] for name in FLAWED)
+    status, out, err = run(capsys, "review", match_id, "--dir", sims, "--worlds", "2", "--seat", "1")
+    assert status == 0, err
+    unclear = next(d for d in report["decisions"] if d["verdict"] == "unclear" and d["seat"] == 1)
+    line = f"{unclear['move']} · unclear, {unclear['loss']:.2f} in 2 deals (perhaps better: {unclear['best']})"
+    assert line in out
+    assert "        2 sampled deals are too few to tell (a verdict takes 8)." in out
+
+
+def test_one_decision_is_counted_in_the_singular(capsys, tmp_path):
+    from cli.review_command import format_review
+    from core.review import ReviewSettings, build_report, decisions, review_decision, weigh_decision
+
+    match = Match("moon", 3, {}, None, 4)
+    match.deal()
+    while not match.state.chance:  # hand 1 played to its end, so that it is reviewed
+        match.apply(match.legal_moves()[0])
+    SaveStore(tmp_path).save(SavedMatch("one", match, 1, 1))
+    status, out, err = run(capsys, "review", "one", "--dir", tmp_path, "--worlds", "1", "--seat", 1)
+    assert status == 0, err
+    assert "(1 sampled deal a decision," in out and " in 1 deal (perhaps better:" in out
+    # A seat reviewed on one decision alone: "1 decision", the report's own words for it.
+    first = decisions(match)[0]
+    settings = ReviewSettings(seed=0, worlds=1)
+    state, move = match.state_at(first.index), match.events[first.index]
+    weighing = weigh_decision(match.game, state, move, first.index, settings)
+    names = ("Ann", "Ben", "Cy")
+    review = review_decision(match.game, state, move, first, weighing)
+    report = build_report("moon", "one", names, [first.seat], [review])
+    assert f"Seat {first.seat + 1}, {names[first.seat]}: 1 decision, mean loss" in format_review(report, settings)
 
 
 def test_the_same_seed_gives_the_same_review(capsys, sims, tmp_path):
@@ -137,6 +174,7 @@ def test_bad_arguments_and_saves_are_one_line(capsys, sims, tmp_path):
         (["review", match_id, "--dir", sims, "--seat", "0"], "--seat must be from 1 to 2"),
         (["review", match_id, "--dir", sims, "--budget", "0"], "--budget must be a number of seconds above 0"),
         (["review", match_id, "--dir", sims, "--budget", "nan"], "--budget must be"),
+        (["review", match_id, "--dir", sims, "--budget", "-1"], "(at most 3600), not -1\n"),
         (["review", match_id, "--dir", sims, "--worlds", "0"], "--worlds must be from 1 to 100000"),
         (["review", match_id, "--dir", sims, "--jobs", "0"], "--jobs must be at least 1"),
         (["review", match_id, "--dir", sims, "--seed", "x"], "invalid int value"),

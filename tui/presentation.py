@@ -7,7 +7,6 @@ its trick view.
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 from core import get_game
@@ -47,7 +46,8 @@ def status_facts(game_name: str, view: Any) -> list[str]:
     parts = [f"Round {view.round}" + (f" of {rounds}" if rounds else "")]
     if options.get("target"):
         parts.append(f"to {options['target']}")  # DB-13: the first to the target wins
-    parts.append(f"yard {view.stock_size}")  # the centre double heads the board
+    stock = "boneyard" if game_name == "doubles" else "yard"  # DB-2: the boneyard; CF-3: the chicken yard
+    parts.append(f"{stock} {view.stock_size}")  # the centre double heads the board
     return parts
 
 
@@ -81,11 +81,12 @@ def empty_board_words(game_name: str, view: Any, names: tuple[str, ...]) -> str:
 
 
 def hand_sizes_line(names: tuple[str, ...], sizes: tuple[int, ...], extra: str, width: int) -> str:
-    """ "Tiles in hand: Ana 5 · Ben 4 ..." in `width` cells: with many players the names shorten
-    as the scorepad's headings do ("Seat 2" -> "S2") rather than run off the edge."""
+    """ "Tiles in hand: Ana: 5 · Ben: 4 ..." in `width` cells (the colon keeps "Seat 2: 7" from
+    reading "Seat 27"): with many players the names shorten as the scorepad's headings do
+    ("Seat 2" -> "S2") rather than run off the edge."""
     line = ""
     for room in (99, 12, 8, 6, 4, 3, 2):
-        hands = " · ".join(f"{short_name(name, room)} {size}" for name, size in zip(names, sizes, strict=True))
+        hands = " · ".join(f"{short_name(name, room)}: {size}" for name, size in zip(names, sizes, strict=True))
         line = f"Tiles in hand: {hands}" + (f" · {extra}" if extra else "")
         if len(line) <= width:
             return line
@@ -146,15 +147,6 @@ def board_marks(game_name: str, view: Any, legal: tuple[Move, ...], selected: Ti
         locked=locked_numbers(view),
         foot_size=FOOT_SIZES.get(game_name, 0),
     )
-
-
-def rules_text(game_name: str) -> str:
-    """The rules of the game in the app's own words (Markdown shipped with the package)."""
-    title = get_game(game_name).title
-    try:
-        return resources.files("tui").joinpath("rules", f"{game_name}.md").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
-        return f"# {title}\n\nThe rules of {title} are not written up here yet."
 
 
 def scorepad_extras(game_name: str, state: Any) -> dict[str, Any]:

@@ -33,7 +33,7 @@ Forced = Callable[[Any, Move], str | None]
 
 
 def move_words(view: Any, move: Move) -> str:
-    """The move as an instruction: "Play 8-9 on train 1", "Draw", "Bid 5", "Name 3s trumps"."""
+    """The move as an instruction: "Play 8-9 on train 1", "Draw", "Bid 5", "Name 3s as trump"."""
     kind = type(move)
     if kind is Play:
         if move.target is None or getattr(view, "board", None) is None:  # type: ignore[attr-defined]
@@ -50,8 +50,8 @@ def move_words(view: Any, move: Move) -> str:
     if kind is Trump:
         suit = move.suit  # type: ignore[attr-defined]
         if suit == "none":
-            return "Play with no trumps"
-        return "Name doubles trumps" if suit == "doubles" else f"Name {suit}s trumps"
+            return "Play with no trump"
+        return "Name doubles as trump" if suit == "doubles" else f"Name {suit}s as trump"
     return str(move)
 
 
@@ -198,5 +198,7 @@ def hint(
         raise ValueError("there is nothing to do now, so there is no hint")
     if len(legal) == 1:
         return legal[0], _game_reason(view, legal, legal[0]) or _only_move(view, legal[0])
+    if view.game == "moon" and view.phase == "trump":
+        return hint_moon.trump_hint(view, legal)  # the trump the bidding hint named (core.bots.moon_trump)
     move, means, sampled = MediumBot(max_worlds=worlds).evaluate(view, legal, rng or random.Random(0), budget)
     return move, explain(view, legal, move, means, sampled)

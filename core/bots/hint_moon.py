@@ -12,7 +12,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from core.bots.easy.moon import LIKELY, allowed_trumps, best_trump, choose, count_tricks, safe, value
+from core.bots.easy.moon import LIKELY, choose, count_tricks, safe, value
+from core.bots.moon_trump import TrumpChoice, trump_choice
 from core.games.moon_suits import MEMBERS, NO_TRUMP, TRUMP, follows, is_trump, led_suit, power, suits, trump_name
 from core.moves import Bid, Discard, Move, Play, Trump, TrumpSuit
 from core.tiles import Tile
@@ -53,30 +54,44 @@ def worth(hand: tuple[Tile, ...], trump: TrumpSuit) -> str:
     return f"with {trump_name(trump)} as trump your hand is worth about {tricks_text(expected)}, {sure} of them sure"
 
 
+def trump_words(trump: TrumpSuit) -> str:
+    """ "6s as trump", "doubles as trump", "no trump"."""
+    return "no trump" if trump == NO_TRUMP else f"{trump_name(trump)} as trump"
+
+
+def played_with(choice: TrumpChoice, whose: str = "your hand takes") -> str:
+    """ "played with 6s as trump, your hand takes about 5.3 tricks": what the hand does with the
+    trump the trump hint would suggest for it."""
+    return f"played with {trump_words(choice.best)}, {whose} about {choice.of(choice.best):.1f} tricks"
+
+
 # -- bids, the widow and trump ------------------------------------------------------------------------
 def _bid(view: Any, legal: tuple[Move, ...], move: Bid, rule_of_thumb: bool) -> str:
+    """The bid's reason names the trump the trump hint will suggest for this hand (the widow laid
+    aside again): `core.bots.moon_trump`, a function of the seven tiles alone."""
     hand = view.hand
-    trump, _ = best_trump(hand, allowed_trumps(view))
-    count = worth(hand, trump)
+    choice = trump_choice(hand, bool(view.options["doubles_trump"]))
+    trump = choice.best
+    count = played_with(choice)
     bids = sorted(m.amount for m in legal if type(m) is Bid and m.amount)  # type: ignore[attr-defined]
     if move.amount == 0:
         lowest = bids[0] if bids else None
-        if rule_of_thumb and lowest is not None:
-            return f"Pass: {count}, and the lowest bid you may make, {lowest}, promises more (MN-9)."
-        return f"Pass: {count}" + (f"; the lowest bid you may make is {lowest} (MN-9)." if lowest else ".")
+        if lowest is None:
+            return f"Pass: {count}."
+        return f"Pass: {count}, and the lowest bid you may make, {lowest}, promises more (MN-9)."
     if move.amount == MOON:
         sure, _ = count_tricks(hand, trump)
-        top = _top_trumps(hand, trump)
+        top = _top_trumps(hand, trump) if trump != NO_TRUMP else 0
         held = f"you hold the top {plural(top, 'trump')}" if top else "you hold no top trump"
         if sure >= TRICKS:
-            return f"Bid 21: with {trump_name(trump)} as trump {held}, and all seven tricks are sure (MN-19)."
+            return f"Bid 21: with {trump_words(trump)} {held}, and all seven tricks are sure (MN-19)."
         return (
-            f"Bid 21: with {trump_name(trump)} as trump {held} and {plural(sure, 'sure trick')} of the seven;"
+            f"Bid 21: with {trump_words(trump)} {held} and {plural(sure, 'sure trick')} of the seven;"
             f" {TRICKS - sure} more must come from the widow and the play (MN-19)."
         )
     if Bid(0) not in legal:
         return f"Bid {move.amount}: the others passed, so you must bid (MN-10); {count}."
-    return f"Bid {move.amount}: {count}, and the widow usually adds one."
+    return f"Bid {move.amount}: {count}, and the widow may add one."
 
 
 def _top_trumps(hand: tuple[Tile, ...], trump: TrumpSuit) -> int:
@@ -91,28 +106,62 @@ def _top_trumps(hand: tuple[Tile, ...], trump: TrumpSuit) -> int:
 
 
 def _discard(view: Any, move: Discard, rule_of_thumb: bool) -> str:
+    """The discard's reason: what the seven tiles kept do with the trump the trump hint will suggest
+    for them (`core.bots.moon_trump`)."""
     tile = move.tile
     kept = tuple(t for t in view.hand if t is not tile)
-    trump, expected = best_trump(kept, allowed_trumps(view))
-    promise = f"{trump_name(trump)} as trump promise about {tricks_text(expected)}"
-    if rule_of_thumb:
-        return f"Lay aside the {tile}: without it, {promise}; it is the tile that helps least (MN-11)."
-    return f"Lay aside the {tile}: the seven tiles you keep, with {promise} (MN-11)."
+    choice = trump_choice(kept, bool(view.options["doubles_trump"]))
+    return f"Lay aside the {tile}: {played_with(choice, 'the seven tiles you keep take')} (MN-11)."
 
 
 def _trump(view: Any, move: Trump, rule_of_thumb: bool) -> str:
+    """A trump's reason from the tricks the hand takes with it (`core.bots.moon_trump`), and, when the
+    widow changed which trump does best, a word on that."""
     suit = move.suit
-    hand = view.hand
-    sure, likely = count_tricks(hand, suit)
-    expected = tricks_text(sure + LIKELY * likely)
-    if suit == NO_TRUMP:
-        better = ", more than with any trump" if rule_of_thumb else ""
+    choice = trump_choice(view.hand, bool(view.options["doubles_trump"]))
+    tricks = choice.of(suit)
+    if tricks is None:  # the hand holds none: every trump played would be the others'
         return (
-            f"Choose no trump: every tile keeps its suits (MN-7), and your hand is worth about {expected}"
-            f" that way{better} (MN-12)."
+            f"Name {trump_name(suit)} as trump: you hold none of them, so every trump played would be"
+            f" the others' (MN-5); {trump_words(choice.best)} took the most, {choice.of(choice.best):.1f} (MN-12)."
         )
-    held = sum(1 for tile in hand if is_trump(tile, suit))
-    return f"Name {trump_name(suit)}: you hold {held} of them, about {expected} with {sure} sure (MN-12)."
+    if suit == NO_TRUMP:
+        what = "Choose no trump: every tile keeps its suits (MN-7), and"
+    else:
+        held = sum(1 for tile in view.hand if is_trump(tile, suit))
+        what = f"Name {trump_name(suit)} as trump: you hold {held} of them (MN-5), and"
+    took = f"{what} your hand took {tricks:.1f} tricks on average with it in {choice.deals} sampled deals"
+    if suit == choice.best:
+        runner = choice.tricks[1] if len(choice.tricks) > 1 else None
+        more = f", more than with {trump_words(runner[0])} ({runner[1]:.1f})" if runner is not None else ""
+        return f"{took}{more} (MN-12).{_widow_changed(view, choice)}"
+    return f"{took}; {trump_words(choice.best)} took the most, {choice.of(choice.best):.1f} (MN-12)."
+
+
+def _widow_changed(view: Any, choice: TrumpChoice) -> str:
+    """ " The widow changed it: before you took the 1-2 and laid aside the 3-4, 6s did best." when
+    the hand the bid was made with would be played with another trump; "" otherwise."""
+    widow, discard = getattr(view, "widow", None), getattr(view, "discard", None)
+    if widow is None or discard is None or widow == discard:
+        return ""
+    before = tuple(tile for tile in view.hand if tile != widow) + (discard,)
+    earlier = trump_choice(before, bool(view.options["doubles_trump"])).best
+    if earlier == choice.best:
+        return ""
+    return (
+        f" The widow changed it: before you took the {widow} and laid aside the {discard},"
+        f" {trump_words(earlier)} did best."
+    )
+
+
+def trump_hint(view: Any, legal: tuple[Move, ...]) -> tuple[Move, str]:
+    """The trump hint: the trump the hand takes the most tricks with, the one the bidding hint named
+    unless the widow changed it (and then the reason says so)."""
+    choice = trump_choice(view.hand, bool(view.options["doubles_trump"]))
+    move = Trump(choice.best)
+    if move not in legal:  # the table does not allow it: the best of those it allows
+        move = next(Trump(trump) for trump, _ in choice.tricks if Trump(trump) in legal)
+    return move, _trump(view, move, rule_of_thumb=False)  # type: ignore[arg-type]
 
 
 # -- playing a tile -----------------------------------------------------------------------------------
@@ -175,8 +224,9 @@ def _lead(view: Any, tile: Tile, trump: TrumpSuit, gone: frozenset[Tile], rule_o
     )
     one = "trump" if suit == TRUMP else str(suit)
     if out == 0:  # the higher ones are in this hand
-        unless = "" if suit == TRUMP else ", unless someone trumps it"
-        return f"Lead the {tile}: no {one} still out beats it (MN-16){unless}."
+        if suit == TRUMP:
+            return f"Lead the {tile}: no higher trump is left in the others' hands (MN-16)."
+        return f"Lead the {tile}: no {one} still out beats it (MN-16), unless someone trumps it."
     calls = "trumps" if suit == TRUMP else f"{suit}s (MN-14)"
     held = suit_counts(tuple(t for t in view.hand if t is not tile), trump)[suit]
     after = f"you hold {held} more of them" if held else f"it is your last of the {suit_words(suit)}"

@@ -4,7 +4,8 @@ Each decision is judged from the deciding seat's view at that moment and nothing
 sampled from that view (`game.determinize`), every legal move is tried in the same deals and
 played out to the end of the round with the search bots' own evaluation (their playouts and round
 values; in Moon's last tricks, the hard bot's exact search), and the move made is compared with
-the best of them. The expected shortfall, in the game's own points, gives the verdict.
+the best of them. The expected shortfall, in the game's own points, gives the verdict; the verdicts'
+names are `VERDICTS` (those that find fault: `FLAWED`), in `core.review.verdicts`.
 
     decisions(match, seats)             # the decisions to weigh, in order: rounds that are over
     in_play_note(match)                 # "round 10 is still being played: ..." (never judged)
@@ -20,11 +21,12 @@ from __future__ import annotations
 
 from core.review.branch import branch
 from core.review.decisions import Decision, decisions, in_play_note, reviewed_end, round_in_play
-from core.review.report import DecisionReview, SeatSummary, build_report, review_decision, summarise
-from core.review.verdicts import VERDICTS, verdict
+from core.review.report import DecisionReview, SeatSummary, build_report, loss_words, review_decision, summarise
+from core.review.verdicts import FLAWED, VERDICTS, verdict
 from core.review.weigh import ReviewSettings, Weighing, weigh, weigh_decision
 
 __all__ = [
+    "FLAWED",
     "VERDICTS",
     "Decision",
     "DecisionReview",
@@ -35,6 +37,7 @@ __all__ = [
     "build_report",
     "decisions",
     "in_play_note",
+    "loss_words",
     "review_decision",
     "reviewed_end",
     "round_in_play",

@@ -11,7 +11,7 @@ from core.bots.hint import explain, hint, move_words
 from core.game import Game
 from core.moves import Move
 from core.review.decisions import Decision
-from core.review.verdicts import VERDICTS, verdict
+from core.review.verdicts import FLAWED, VERDICTS, unit, verdict, why_unclear
 from core.review.weigh import Weighing
 
 WORST = 3  # decisions listed as a seat's worst
@@ -51,11 +51,21 @@ class DecisionReview:
             "move": self.move_words,
             "best": self.best_words,
             "loss": round(self.loss, 3),
+            "error": round(self.error, 3),
             "verdict": self.verdict,
             "reason": self.reason,
             "alternatives": self.alternatives,
             "deals": self.deals,
         }
+
+
+def loss_words(game_name: str, review: DecisionReview) -> str:
+    """The shortfall in words: "about 4.2 points of the round lost", and for an unclear verdict why
+    the deals cannot tell ("..., but 3 sampled deals are too few to tell (a verdict takes 8)")."""
+    lost = f"about {review.loss:.1f} {unit(game_name)} lost"
+    if review.verdict == "unclear":
+        return f"{lost}, but {why_unclear(review.error, review.deals)}"
+    return lost
 
 
 def review_decision(game: Game, state: Any, move: Move, decision: Decision, weighing: Weighing) -> DecisionReview:
@@ -73,7 +83,7 @@ def review_decision(game: Game, state: Any, move: Move, decision: Decision, weig
     means = list(weighing.means)
     best = weighing.best
     loss = max(0.0, means[best] - means[made])
-    judged = verdict(game.name, loss, weighing.error)
+    judged = verdict(game.name, loss, weighing.error, weighing.worlds)
     if judged == "best":
         reason = explain(view, legal, move, means, weighing.worlds)
     else:
@@ -117,13 +127,15 @@ class SeatSummary:
 
 
 def summarise(seat: int, reviews: Iterable[DecisionReview]) -> SeatSummary:
-    """A seat's decisions counted: how many, the mean loss, each verdict, the worst (not best) three."""
+    """A seat's decisions counted: how many, the mean loss, each verdict, and the worst three whose
+    loss the deals bear out (neither the best move nor an unclear one)."""
     mine = [review for review in reviews if review.seat == seat]
     counts = dict.fromkeys(VERDICTS, 0)
     for review in mine:
         counts[review.verdict] += 1
     mean = sum(review.loss for review in mine) / len(mine) if mine else 0.0
-    flawed = sorted((r for r in mine if r.verdict != "best"), key=lambda r: (-r.loss, r.index))
+    shown = ("good", *FLAWED)
+    flawed = sorted((r for r in mine if r.verdict in shown), key=lambda r: (-r.loss, r.index))
     return SeatSummary(seat, len(mine), mean, counts, tuple(flawed[:WORST]))
 
 

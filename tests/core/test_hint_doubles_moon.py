@@ -105,3 +105,40 @@ def test_moon_hint_counts_a_trump_only_in_the_trump_suit():
     assert counts[1] == 3 and counts[TRUMP] == 1 and counts[5] == 0
     assert counts[3] == 1 and counts[4] == 1  # a non-double belongs to both its numbers' suits (MN-3)
     assert suit_counts(tuple(tiles("1-5 1-1")), "doubles")[1] == 1  # MN-6: the 1-1 is a trump, the 1-5 a 1
+
+
+def test_the_bidding_hint_names_the_trump_the_trump_hint_suggests_unless_the_widow_changes_it():
+    from core.bots.hint_moon import trump_words
+    from core.bots.moon_trump import trump_choice
+
+    game = get_game("moon")
+    changed = 0
+    for seed in range(3):
+        state = game.new_game(3, {}, seed=seed)
+        state = game.apply(state, game.deal(state, random.Random(seed)))
+        bidder = state.to_move
+        move, reason = hint(game.view(state, bidder), game.legal_moves(state), worlds=2)
+        named = trump_choice(game.view(state, bidder).hand).best
+        assert f"played with {trump_words(named)}," in reason or (type(move) is Bid and move.amount == 21)
+        for bid in (Bid(4), Bid(0), Bid(0)):  # the hint's bidder wins the bid: the widow joins the hand
+            state = game.apply(state, bid)
+        view = game.view(state, bidder)
+        # The widow laid aside again: the same seven tiles, and the trump the bidding hint named.
+        same = game.apply(state, Discard(view.widow))
+        trump, words = hint(game.view(same, bidder), game.legal_moves(same))
+        assert trump == Trump(named) and "widow changed" not in words
+        assert words.startswith(("Choose no trump", f"Name {named}s as trump", "Name doubles as trump"))
+        for tile in view.hand:  # another tile laid aside: a new hand, maybe a new trump, said so
+            if tile == view.widow:
+                continue
+            after = game.apply(state, Discard(tile))
+            trump, words = hint(game.view(after, bidder), game.legal_moves(after))
+            if trump != Trump(named):
+                changed += 1
+                assert words.endswith(
+                    f" The widow changed it: before you took the {view.widow} and laid aside the {tile},"
+                    f" {trump_words(named)} did best."
+                )
+            else:
+                assert "widow changed" not in words
+    assert changed >= 1

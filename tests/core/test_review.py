@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -19,12 +21,13 @@ from core.review import (
     build_report,
     decisions,
     in_play_note,
+    loss_words,
     review_decision,
     summarise,
     verdict,
     weigh_decision,
 )
-from core.review.verdicts import THRESHOLDS, VERDICTS
+from core.review.verdicts import FLAWED, MIN_DEALS, NOISE_SIGMAS, THRESHOLDS, VERDICTS, why_unclear
 
 SETTINGS = ReviewSettings(seed=3, worlds=6)
 
@@ -166,15 +169,52 @@ def test_a_decision_is_judged_on_what_the_seat_could_see(game, players):
 @pytest.mark.parametrize("game", ["chicken-foot", "doubles", "moon"])
 def test_verdicts_follow_each_games_thresholds(game):
     limits = THRESHOLDS[game]
-    assert verdict(game, 0.0) == "best"
-    assert verdict(game, limits.best) == "best"
-    assert verdict(game, (limits.best + limits.good) / 2) == "good"
-    assert verdict(game, (limits.good + limits.inaccuracy) / 2) == "inaccuracy"
-    assert verdict(game, (limits.inaccuracy + limits.mistake) / 2) == "mistake"
-    assert verdict(game, limits.mistake) == "blunder"
-    # A shortfall the sampling could explain (within two standard errors) is never worse than good.
-    assert verdict(game, limits.mistake, error=limits.mistake / 1.5) == "good"
-    assert verdict(game, limits.mistake, error=limits.mistake / 3) == "blunder"
+    clear = {"error": 0.0, "deals": 40}  # the deals agree: the loss decides the verdict
+    assert verdict(game, 0.0, **clear) == "best"
+    assert verdict(game, limits.best, **clear) == "best"
+    assert verdict(game, (limits.best + limits.good) / 2, **clear) == "good"
+    assert verdict(game, (limits.good + limits.inaccuracy) / 2, **clear) == "inaccuracy"
+    assert verdict(game, (limits.inaccuracy + limits.mistake) / 2, **clear) == "mistake"
+    assert verdict(game, limits.mistake, **clear) == "blunder"
+
+
+@pytest.mark.parametrize("game", ["chicken-foot", "doubles", "moon"])
+def test_a_harsh_verdict_needs_eight_deals_and_a_loss_beyond_two_standard_errors(game):
+    limits = THRESHOLDS[game]
+    large = limits.mistake * 1.6
+    # Fewer than MIN_DEALS deals: unclear, however large the loss (never "good" for a large loss).
+    assert [verdict(game, large, 0.0, deals) for deals in (1, 2, 7)] == ["unclear"] * 3
+    assert verdict(game, large, 0.0, MIN_DEALS) == "blunder"
+    # Within two standard errors of no loss: the sampling alone could explain it.
+    assert verdict(game, large, large / NOISE_SIGMAS, 40) == "unclear"
+    assert verdict(game, large, large / NOISE_SIGMAS * 0.99, 40) == "blunder"
+    assert verdict(game, (limits.good + limits.inaccuracy) / 2, 10.0, 40) == "unclear"
+    # A small loss is good, and the best move best, on any evidence.
+    assert verdict(game, (limits.best + limits.good) / 2, 5.0, 1) == "good"
+    assert verdict(game, 0.0, 0.0, 1) == "best"
+    assert VERDICTS[-3:] == FLAWED and "unclear" in VERDICTS  # the names others read reviews by
+
+
+def test_a_review_on_fewer_than_eight_deals_finds_fault_with_nothing():
+    match = easy_match("moon", 3, seed=5, events=60)
+    few = ReviewSettings(seed=1, worlds=2)
+    reviews = []
+    for decision in decisions(match):
+        state, move = match.state_at(decision.index), match.events[decision.index]
+        reviews.append(
+            review_decision(
+                match.game, state, move, decision, weigh_decision(match.game, state, move, decision.index, few)
+            )
+        )
+    verdicts = {review.verdict for review in reviews}
+    assert "unclear" in verdicts and not verdicts & set(FLAWED)
+    unclear = next(review for review in reviews if review.verdict == "unclear")
+    assert unclear.loss >= THRESHOLDS["moon"].good and unclear.deals == 2
+    assert loss_words("moon", unclear) == (
+        f"about {unclear.loss:.1f} points of the hand lost, but 2 sampled deals are too few to tell (a verdict takes 8)"
+    )
+    summary = summarise(0, reviews)
+    assert all(worst.verdict != "unclear" for worst in summary.worst)  # the worst are the ones the deals bear out
 
 
 def test_a_flawed_move_is_told_with_the_better_move_and_how_far_apart_they_came():
@@ -211,7 +251,7 @@ def test_the_report_counts_each_seats_verdicts_and_lists_its_worst_three():
         assert seat["decisions"] == len(mine) == sum(seat["verdicts"].values())
         assert list(seat["verdicts"]) == list(VERDICTS)
         assert seat["mean_loss"] == pytest.approx(sum(d["loss"] for d in mine) / len(mine), abs=1e-3)
-        flawed = sorted((d["loss"] for d in mine if d["verdict"] != "best"), reverse=True)
+        flawed = sorted((d["loss"] for d in mine if d["verdict"] not in ("best", "unclear")), reverse=True)
         assert [w["loss"] for w in seat["worst"]] == flawed[:3]
     assert summarise(0, []).decisions == 0
 
@@ -233,3 +273,24 @@ def test_play_from_here_keeps_the_past_and_the_deals_to_come_and_seats_a_person(
     assert new.events[-1] == second_deal
     with pytest.raises(ValueError):
         branch(match, match.cursor + 1, 0)
+
+
+def test_the_manuals_verdict_table_is_the_rule_the_review_applies():
+    manual = (Path(__file__).resolve().parents[2] / "docs" / "learning.md").read_text(encoding="utf-8")
+    section = manual[manual.index("## Review a match") :]
+    rows = re.findall(r"^\| (\w+) \| (.+?) \| (.+?) \|$", section[: section.index("The evidence:")], re.MULTILINE)
+    table = {name: (draw_games, moon) for name, draw_games, moon in rows if name != "verdict"}
+    assert tuple(table) == VERDICTS  # every verdict the output gives, in its words and order
+    for column, game in enumerate(("doubles", "moon")):
+        limits = THRESHOLDS[game]
+        numbers = [f"{value:g}" for value in (limits.best, limits.good, limits.good, limits.inaccuracy, limits.mistake)]
+        cells = [table[name][column] for name in ("best", "good", "unclear", "inaccuracy", "mistake", "blunder")]
+        assert [re.search(r"\d+(\.\d+)?", cell).group() for cell in cells] == [*numbers, f"{limits.mistake:g}"]
+        assert all("with the evidence" in cell for cell in cells[3:]) and "without the evidence" in cells[2]
+    assert THRESHOLDS["chicken-foot"] == THRESHOLDS["doubles"]  # one column for both
+    # The evidence as the manual states it, and the output's own words for a verdict left unclear.
+    assert (
+        f"at least {MIN_DEALS} sampled deals" in section and NOISE_SIGMAS == 2.0 and "two\nstandard errors" in section
+    )
+    for words in (why_unclear(0.0, 2), why_unclear(5.0, 40).split(" (")[0]):
+        assert words in " ".join(section.split())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from rich.text import Text
 
+from core import get_game
 from core.layout import Layout
 from core.moves import DRAW, PASS, Play
 from core.tiles import Tile
@@ -18,7 +19,7 @@ from tui.commands import ScreenActions
 from tui.preferences import Preferences
 from tui.widgets import BoardTree, HandView
 from tui.widgets.board_labels import LineLabel, fit
-from tui.widgets.board_tree import rows_of
+from tui.widgets.board_tree import Marks, rows_of
 
 LONG = LineLabel(
     name="toe 2 of the 5-5",
@@ -62,9 +63,32 @@ def test_siblings_share_one_kind_of_name_and_the_last_tile_is_marked():
 def test_free_sides_and_trains_still_to_start_fold_into_one_line():
     opening = Layout.start(Tile(9, 9), 8)
     rows = rows_of(opening)
-    assert [row.lines for row in rows] == [(0,), tuple(range(1, 8))]  # train 1 (the open end), trains 2 to 8
+    assert [row.lines for row in rows] == [tuple(range(8))]  # trains 1 to 8, train 1 the open end
     spinner = Layout.start(Tile(6, 6), 4).play(0, Tile(6, 3), 3).play(0, Tile(3, 3), 3)
-    assert [row.lines for row in rows_of(spinner)] == [(0,), (4,), (5, 6), (1,), (2, 3)]
+    # The open end and the free sides after it share one line: never one marked and one not.
+    assert [row.lines for row in rows_of(spinner)] == [(0,), (4, 5, 6), (1, 2, 3)]
+
+
+async def test_an_open_end_shares_its_line_with_the_free_sides_beside_it():
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = BoardTree()
+        board.styles.width = 60
+        await app.screen.mount(board)
+        await wait_until(pilot, lambda: board.content_region.width > 50)
+        spinner = Layout.start(Tile(6, 6), 4).play(0, Tile(6, 3), 3).play(0, Tile(3, 3), 3)
+        board.show(spinner, Marks(targets=(4,)), get_game("doubles").place)
+        labels = {" ".join(str(node.label).split()) for node in board._line_nodes.values() if node is not board.root}
+        assert "arms 1 to 3 of the 3-3: empty ◀3 play here" in labels
+        assert "arms 2 to 4 of the centre 6-6: empty ◀6" in labels
+        assert not any(label.startswith(("arm 2:", "arm 3:", "arm 4:")) for label in labels)
+
+
+def test_a_narrow_line_keeps_its_name_and_its_open_end():
+    label = LineLabel("arm 1 of the 2-2", "arm 1", pairs=((2, 0),), open=0, target=True)
+    assert fit(label, 40).plain == "arm 1 of the 2-2: [2|0] ◀0  play here "
+    assert fit(label, 12).plain == "arm 1: … ◀0"  # the tile goes before the name does
+    assert fit(label, 8).plain == "arm 1:…"  # the board's narrowest line
 
 
 # -- the board at the table ---------------------------------------------------------------------------
@@ -216,7 +240,8 @@ def test_the_hand_sizes_line_fits_eight_players_in_80_columns():
 
     names = ("You", *(f"Seat {n}" for n in range(2, 9)))
     line = hand_sizes_line(names, (5,) * 8, "", 78)
-    assert len(line) <= 78 and line.startswith("Tiles in hand: You 5 · S2 5") and line.endswith("S8 5")
-    assert hand_sizes_line(names[:4], (5,) * 4, "unlocked 5", 78) == (
-        "Tiles in hand: You 5 · Seat 2 5 · Seat 3 5 · Seat 4 5 · unlocked 5"
+    assert len(line) <= 78 and line.startswith("Tiles in hand: You: 5 · S2: 5") and line.endswith("S8: 5")
+    # A name and its count never run together ("Seat 2 7" read "Seat 27").
+    assert hand_sizes_line(names[:4], (8, 7, 7, 7), "unlocked 5", 78) == (
+        "Tiles in hand: You: 8 · Seat 2: 7 · Seat 3: 7 · Seat 4: 7 · unlocked 5"
     )

@@ -1,14 +1,16 @@
 """`dominoes learn GAME`: a bad game name is one line and status 2, before Textual starts; a good
-one opens the lesson's table."""
+one opens the lesson's table in a terminal."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
 import pytest
 
 from cli.main import main
+from tests.processes import InTerminal, dominoes_argv, environment
 
 
 @pytest.mark.parametrize(
@@ -36,21 +38,16 @@ def test_a_bad_game_name_fails_before_textual_is_imported():
     assert result.stdout.split() == ["2", "False"]
 
 
-def test_learn_opens_the_lessons_match(monkeypatch):
-    opened = []
-
-    class FakeApp:
-        def __init__(self, match):
-            opened.append(match)
-
-        def run(self):
-            opened.append("ran")
-
-    import tui.app
-
-    monkeypatch.setattr(tui.app, "DominoesApp", FakeApp)
-    monkeypatch.setattr("cli.learn_command.require_terminal", lambda command: None)  # tested on its own
-    assert main(["learn", "moon"]) == 0
-    match, ran = opened
-    assert ran == "ran" and match.game_name == "moon" and match.cursor == 1
-    assert match.names == ("You", "Ben", "Cleo")
+def test_learn_opens_the_lessons_match_in_a_terminal(tmp_path):
+    terminal = InTerminal(dominoes_argv("learn", "moon"), environment(tmp_path))
+    try:
+        terminal.wait_for("Lesson · step 1 of")  # the lesson's table, its panel beside the bid
+        terminal.wait_for("Ben spoke first and bid 4")
+        os.write(terminal.master, b"\x1b")  # the bid dialog goes
+        terminal.wait_for("Press b when you are ready to bid")
+        os.write(terminal.master, b"q")  # leave the table (saved), then quit from the title screen
+        terminal.wait_for("Resume: Three-player Moon lesson, step 1")
+        os.write(terminal.master, b"q")
+        assert terminal.finish() == 0
+    finally:
+        terminal.close()

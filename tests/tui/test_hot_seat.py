@@ -135,12 +135,22 @@ async def test_an_undo_of_the_other_humans_move_asks_them_behind_their_pass_scre
         assert f"{names[asker]} asks to undo your last move." in str(app.screen.query_one("#pass-message").render())
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, UndoDialog))
+        # The dialog names exactly what goes back: the owner's move, and whose moves came after it.
+        detail = app.screen.detail
+        own = match.game.describe_move(match.state_at(point), match.events[point], names, owner)
+        assert detail.startswith(f"It takes back your move (you{own.removeprefix(names[owner])})")
+        after = [match.state_at(i).to_move for i in range(point + 1, before) if match.events[i].kind != "deal"]
+        if after:
+            assert f"moves after it, {names[after[0]]}'s" in detail or f"move after it, {names[after[0]]}'s" in detail
+        assert names[asker] not in detail.split(";")[0] or asker in after  # the asker's own moves stay
+        assert detail.endswith("; then it is your turn again.")
         await pilot.press("y")
         await wait_until(pilot, lambda: human_turn(app))
         screen = table(app)
         assert match.cursor == point and match.state.to_move == owner
         assert screen.viewer == owner and screen.query_one(HandView).owner == names[owner]  # no second pass
-        assert str(screen.query_one("#notice").render()) == f"Undone at {names[asker]}'s request: back to your move."
+        notice = str(screen.query_one("#notice").render())
+        assert notice == f"Undone at {names[asker]}'s request: back to your move, {names[owner]}."
 
 
 async def test_a_declined_undo_changes_nothing_and_passes_the_table_back():

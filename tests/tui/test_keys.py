@@ -13,7 +13,9 @@ from tui.commands import ScreenActions
 from tui.preferences import Preferences
 from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.new_match import NewMatchScreen
+from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
+from tui.settings import build_settings
 
 
 def notice(app) -> str:
@@ -123,3 +125,39 @@ async def test_a_rule_switch_reads_on_or_off_and_the_focused_field_is_marked():
         form.query_one("#seed").focus()
         await pilot.pause()
         assert not switch.parent.has_class("-focused") and form.query_one("#seed").parent.has_class("-focused")
+
+
+async def test_after_a_hint_enter_plays_the_hinted_tile_at_the_hinted_end():
+    from core.bots.hint import hint
+    from core.moves import Play
+    from tui.presentation import targets_for
+    from tui.widgets import BoardTree, HandView
+
+    kinds = ("human", "bot:easy", "bot:easy")
+    app = quick_app(build_settings("doubles", 3, list(kinds), [], {}, 25))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(30):  # turns, until the hint's tile fits several ends and the hint names another
+            await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, RoundOverScreen))
+            if isinstance(app.screen, RoundOverScreen):
+                await pilot.press("enter")
+                continue
+            match = match_of(app)
+            move, _ = hint(match.view(0), match.legal_moves())
+            ends = targets_for(match.legal_moves(), move.tile) if type(move) is Play else ()
+            if len(ends) > 1 and move.target != ends[0]:
+                break
+            await take_a_turn(pilot)
+        else:
+            raise AssertionError("no hint named a later end of a tile that fits several")
+        screen = table(app)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: notice(app).startswith("Hint: "))
+        assert screen.query_one(HandView).selected is move.tile
+        before = match.cursor
+        await pilot.press("enter")  # the board opens on the hint's end, not the first
+        board = screen.query_one(BoardTree)
+        assert board.has_focus and board.cursor_node.data == move.target
+        assert notice(app).startswith("The hint's end for the")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: match.cursor > before)
+        assert match.events[before] == move

@@ -9,11 +9,13 @@ import pytest
 from core import GAME_NAMES, Match
 from core.moves import DRAW, PASS, Bid, Play, Trump
 from core.seats import Seat
+from core.tiles import Tile
 from tests.tui.conftest import press_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.lessons import Lesson, load_lesson
 from tui.preferences import Preferences
 from tui.screens.lesson_table import LessonTableScreen
+from tui.screens.load import LoadScreen
 from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
@@ -35,7 +37,7 @@ def lesson_screen(app: DominoesApp) -> LessonTableScreen:
 def panel_words(screen: LessonTableScreen) -> str:
     panel = screen.query_one(LessonPanel)
     parts = [str(panel.border_title)]
-    for part in ("#lesson-heading", "#lesson-text", "#lesson-note", "#lesson-action"):
+    for part in ("#lesson-heading", "#lesson-text", "#lesson-prefers", "#lesson-note", "#lesson-action"):
         widget = panel.query_one(part)
         if widget.display:
             parts.append(str(widget.render()))
@@ -292,6 +294,16 @@ async def test_a_lesson_left_half_way_resumes_as_a_lesson_where_it_stood():
         screen = again.screen
         await wait_until(pilot, lambda: screen.human_to_move())
         assert screen.step_now() is lesson.steps[1] and "The widow" in panel_words(screen)
+    # The title screen and the load screen name it a lesson, and where it stands.
+    title = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with title.run_test(size=(80, 24)) as pilot:
+        menu = title.screen.query_one("#title-menu")
+        await wait_until(pilot, lambda: menu.get_option_at_index(0).id == "resume")
+        assert str(menu.get_option_at_index(0).prompt) == "Resume: Three-player Moon lesson, step 2"
+        await pilot.press("l")
+        await wait_until(pilot, lambda: isinstance(title.screen, LoadScreen))
+        listed = str(title.screen.query_one("#load-list").get_option_at_index(0).prompt)
+        assert "Three-player Moon lesson, step 2 of 11  in progress" in listed
 
 
 async def test_an_ordinary_match_opens_the_ordinary_table():
@@ -300,3 +312,72 @@ async def test_an_ordinary_match_opens_the_ordinary_table():
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert not isinstance(app.screen, LessonTableScreen)
+
+
+async def test_a_move_taken_back_from_the_board_gives_the_keys_back_to_the_hand():
+    lesson = load_lesson("chicken-foot")
+    step = next(step for step in lesson.steps if step.title == "Your own chicken foot")
+    expected = lesson.script[step.index]
+    match = Match(lesson.game, lesson.players, lesson.options, lesson.seats, lesson.seed, lesson.script[: step.index])
+    app = DominoesApp(match=match, preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = lesson_screen(app)
+        await wait_until(pilot, lambda: screen.human_to_move() and screen.step_now() is step)
+        hand = screen.query_one(HandView)
+        hand.select(expected.tile)
+        await pilot.press("enter")  # the 7-7 fits several ends: the board opens on the lesson's
+        board = screen.query_one(BoardTree)
+        await wait_until(pilot, lambda: board.has_focus and board.cursor_node.data == expected.target)
+        await pilot.press("e", "enter")  # another end: legal, but not the lesson's
+        await wait_until(pilot, lambda: "Taken back: the 7-7 on" in panel_words(screen))
+        assert match.cursor == step.index
+        await wait_until(pilot, lambda: hand.has_focus and not board.has_focus)
+        await pilot.press("enter")  # Enter opens the board on the lesson's end again, not the refused one
+        await wait_until(pilot, lambda: board.has_focus and board.cursor_node.data == expected.target)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: match.cursor > step.index)
+        assert match.events[step.index] == expected
+
+
+async def test_while_the_others_play_the_panel_keeps_the_step_just_done():
+    """The next step tells what the others did: it shows once they have done it, never while they
+    are still playing the moves it describes."""
+    lesson = load_lesson("doubles")
+    app = DominoesApp(match=lesson.new_match(), preferences=Preferences(bot_speed="normal"))
+    first, second = lesson.steps[0], lesson.steps[1]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: settled(app))
+        screen = lesson_screen(app)
+        match = screen.match
+        await press_the_lessons_move(pilot, screen)
+        seen: dict[int, str] = {}
+        while match.cursor < second.index:  # the bots' moves of the second step's `before`
+            seen.setdefault(match.cursor, panel_words(screen))
+            await pilot.pause(0.05)
+        await wait_until(pilot, lambda: settled(app))
+        # Their moves only (on a busy machine a poll may miss one).
+        assert seen and set(seen) <= set(range(first.index + 1, second.index))
+        for words in seen.values():
+            assert first.title in words and "Done. The others play now…" in words and second.title not in words
+        assert second.title in panel_words(screen) and "Your move:" in panel_words(screen)
+
+
+async def test_the_move_the_review_prefers_taken_back_is_owned_up_to_beside_the_reason():
+    lesson = load_lesson("doubles")
+    step = next(step for step in lesson.steps if step.prefers)
+    app = DominoesApp(
+        match=Match(
+            lesson.game, lesson.players, lesson.options, lesson.seats, lesson.seed, events=lesson.script[: step.index]
+        ),
+        preferences=Preferences(bot_speed="instant"),
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: settled(app))
+        screen = lesson_screen(app)
+        preferred = Play(Tile(2, 5), 3)  # the review's move here, which the step's `prefers` names
+        assert str(preferred.tile) in step.prefers and preferred in screen.match.legal_moves()
+        screen.play(preferred)
+        await pilot.pause()
+        words = " ".join(panel_words(screen).split())
+        assert "Taken back: the 2-5" in words and " ".join(step.prefers.split()) in words
+        assert screen.query_one(LessonPanel).max_scroll_y == 0  # the reason and the owning up fit

@@ -16,7 +16,7 @@ from core.layout import CENTRE
 from core.moves import Bid, Deal, Discard, Draw, Move, Pass, Play, Trump
 from tui.lessons import Lesson, LessonError, lesson_for, load_lesson, parse_lesson
 from tui.lessons.reading import MAX_FILE
-from tui.presentation import rules_text
+from tui.rules_page import rules_text
 
 
 @dataclass(frozen=True)

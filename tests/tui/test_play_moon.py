@@ -209,13 +209,16 @@ async def test_the_hint_marks_the_discard_and_the_tile_to_play():
             if isinstance(app.screen, TableScreen) and phase in ("discard", "play") and phase not in hinted:
                 await pilot.press("h")
                 hand = table(app).query_one(HandView)
+                # The hint is found in a thread: wait for it (on a busy machine it takes a while).
+                await wait_until(pilot, lambda hand=hand: hand.hint is not None, timeout=30)
                 notice = str(table(app).query_one("#notice").render())
                 assert hand.hint is not None and hand.selected is hand.hint and hand.hint in hand.legal
                 words = "Hint: Lay aside" if phase == "discard" else ("Hint: Play", "Hint: Lead")
                 assert notice.startswith(words) and str(hand.hint) in notice
                 hinted.add(phase)
+                before = match.cursor
                 await pilot.press("enter")  # the hinted tile is under the cursor: Enter takes the hint
-                await pilot.pause()
+                await wait_until(pilot, lambda before=before: match.cursor > before)
                 continue
             if hinted == {"discard", "play"}:
                 break

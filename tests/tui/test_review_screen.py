@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from core import Match, Seat
-from core.moves import Deal
-from core.review import ReviewSettings
+from core.moves import Deal, Play
+from core.review import FLAWED, ReviewSettings
 from saves import SaveStore
 from saves.record import SavedMatch
 from tests.core.test_review import stopped_in_round_two
@@ -29,10 +29,11 @@ from tui.screens.pass_device import PassScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
+from tui.widgets import BoardTree
 from tui.widgets.review_hand import ReviewHand
 from tui.widgets.verdict_strip import VerdictStrip
 
-SETTINGS = ReviewSettings(seed=2, worlds=4)
+SETTINGS = ReviewSettings(seed=2, worlds=8)  # the fewest deals that may find fault with a move
 MATCH_ID = "original"
 
 
@@ -136,7 +137,7 @@ async def test_the_strip_jumps_to_a_decision_and_marks_the_better_move(store):
     app = finished_app(store)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await review_from_round_over(pilot)
-        flawed = [p for p, review in screen.reviews.items() if review.verdict != "best"]
+        flawed = [p for p, review in screen.reviews.items() if review.verdict in FLAWED]
         assert flawed, "this round has a move the review finds fault with"
         target = flawed[0]
         strip = screen.query_one(VerdictStrip)
@@ -286,7 +287,7 @@ async def test_with_two_humans_at_the_keyboard_the_review_opens_behind_the_pass_
 # -- how it looks, at 80x24 ------------------------------------------------------------------------
 async def at_a_flawed_decision(pilot) -> None:
     screen = await review_from_round_over(pilot)
-    while screen.reviews.get(screen.position) is None or screen.reviews[screen.position].verdict in ("best", "good"):
+    while screen.reviews.get(screen.position) is None or screen.reviews[screen.position].verdict not in FLAWED:
         await pilot.press("pagedown")
     await pilot.pause()
 
@@ -351,3 +352,82 @@ async def test_closing_the_review_or_quitting_while_it_thinks_stops_its_workers(
         await wait_until(pilot, lambda: len(review_workers()) == 2, timeout=30)
         await pilot.press("ctrl+q")
     assert not review_workers()
+
+
+async def test_the_screen_says_whose_play_and_marks_a_move_that_was_the_only_one(store):
+    app = finished_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await review_from_round_over(pilot)
+        name = screen.names[screen.seat]
+        status = str(screen.query_one("#status").render())
+        assert status.startswith(f"Review of {name}'s play · ")  # the play reviewed: not "Review of Seat 1"
+        assert f"{len(screen.seat_decisions())} decisions · mean loss" in status
+        # Before the deal the empty board says so (not that the round has begun).
+        screen.action_jump(0)
+        assert screen.query_one(BoardTree).root.children[0].label.plain == "The tiles are not dealt yet."
+        # A tile played because it was the only legal move is marked "only", not "best" or "you".
+        forced = [p for p in screen.seat_decisions() if screen.reviews[p].alternatives == 1]
+        played = [p for p in forced if type(screen.reviews[p].move) is Play]
+        assert played, "the seat had a forced play this round"
+        screen.action_jump(played[0])
+        await pilot.pause()
+        assert str(screen.query_one(ReviewHand).labels[screen.reviews[played[0]].move.tile]) == "only"
+
+
+async def test_a_doubles_board_before_its_first_tile_says_the_round_is_dealt():
+    from tests.core.test_review import easy_match, to_a_round_end
+
+    match = to_a_round_end(easy_match("doubles", 2, seed=5, events=1))
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=0, settings=ReviewSettings(seed=2, worlds=1)))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        screen = app.screen
+        screen.action_jump(1)  # dealt, and the highest double not played yet (DB-3)
+        assert screen.match.state_at(1).round == 1 and screen.match.state_at(1).board is None
+        words = screen.query_one(BoardTree).root.children[0].label.plain
+        assert words == "Nothing is played yet this round."
+
+
+async def test_moon_says_hand_and_shows_no_empty_hands_at_the_end():
+    from tests.core.test_review import easy_match, to_a_round_end
+
+    match = to_a_round_end(easy_match("moon", 3, seed=3, events=20))
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=0, settings=ReviewSettings(seed=2, worlds=1)))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        screen = app.screen
+        screen.action_jump(2)
+        assert "Every hand, as the hand went:" in side_text(screen)  # Moon's rounds are hands (MN-17)
+        screen.action_jump(screen.end)  # every tile played: no list of hands that hold nothing
+        assert screen.match.state.chance and "Every hand" not in side_text(screen)
+        assert "none" not in side_text(screen)
+
+
+async def test_the_moon_review_names_the_seat_and_gives_no_table_instructions():
+    from tests.core.test_review import easy_match, to_a_round_end
+    from tui.widgets.trick_view import TrickView
+
+    match = to_a_round_end(easy_match("moon", 3, seed=3, events=20))
+    bidder = match.state.bidder
+    match.seats = tuple(
+        Seat("Ana") if seat == bidder else Seat(("Ben", "Cy", "Dee")[seat], "bot", "easy") for seat in range(3)
+    )
+    name = "Ana"
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=bidder, settings=ReviewSettings(seed=2, worlds=1)))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
+        screen = app.screen
+        told = []
+        for position in range(screen.end + 1):
+            screen.action_jump(position)
+            told.append(screen.query_one(TrickView).render().plain)
+        everything = "\n".join(told)
+        # The review's keys are not the table's: no "press Enter", no "Now name trump", no "You lead".
+        for words in ("press Enter", "Pick a tile", "Now name trump", "You lead", "your hand", "You laid"):
+            assert words not in everything
+        assert f"went to {name}'s hand." in everything and f"{name} lays one tile aside face down." in everything
+        assert f"{name} names trump next." in everything
+        assert "Nothing led yet. Ana leads." in everything  # the bidder leads the first trick (MN-13)

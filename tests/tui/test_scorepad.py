@@ -56,6 +56,16 @@ def test_a_table_too_wide_for_the_column_turns_on_its_side_with_every_player():
     assert shown[1].startswith("You") and shown[8].startswith("Seat 8")
 
 
+def test_no_name_is_cut_to_two_letters_that_read_as_another_word():
+    names = ("You", *(f"Seat {seat}" for seat in range(2, 9)))
+    sheet = ScoreSheet(names, [], (0,) * 8, 1)  # the first round of eight players
+    assert sheet.upright(30) is None  # upright, "You" would have to be "Yo"
+    shown = [row.plain for row in sheet.sideways(30).rounds]
+    assert shown[0].startswith("You ") and shown[1].startswith("Seat 2")
+    four = ScoreSheet(("You", "Ben", "Cleo", "Dan"), [], (0,) * 4, 1)
+    assert lines(four.upright(30))[0].split() == ["Rd", "You", "Ben", "Cleo", "Dan"]
+
+
 def test_moon_marks_the_bidder_and_the_bid():
     bids = [BidRecord(1, 5, True), BidRecord(0, 6, False), BidRecord(2, 21, None)]
     sheet = ScoreSheet(("You", "easy 1", "easy 2"), [(1, 5, 0), (-6, 2, 1)], (-5, 7, 1), 3, high=True, bids=bids)

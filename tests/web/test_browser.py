@@ -134,7 +134,7 @@ def test_a_doubles_match_against_a_bot_where_a_tile_is_played_with_the_keyboard(
     played = wait_until(
         page, lambda text: "centre [6|6]" in text and len(hand(text, "Ann")) == 7, "the 6-6 in the centre"
     )
-    assert "[6|6]" not in hand(played, "Ann") and "Ann 7" in played
+    assert "[6|6]" not in hand(played, "Ann") and "Ann: 7" in played
     wait_for_screen(page, "Ann opened the round with the 6-6")
 
 

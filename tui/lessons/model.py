@@ -23,7 +23,11 @@ class Step:
     `index` is the position in the script of the move the step is about: the learner's move (the
     one the lesson asks for), or a bot's (the learner watches it); `len(script)` for the closing
     step, read once the lesson's round is over. `why` says why the lesson wants this move rather
-    than another legal one (shown when the learner plays another).
+    than another legal one (shown when the learner plays another). `prefers`, shown with the text,
+    is the lesson owning up: a review of the deal finds another move better, and the lesson says
+    which, and why it asks for its own all the same (a rule it wants to show). A test holds every
+    step to it: the lesson's move is one the review judges best or good, or `prefers` names the
+    better one.
     """
 
     index: int
@@ -32,6 +36,7 @@ class Step:
     text: str
     rules: tuple[str, ...]  # the rule IDs the step cites
     why: str = ""
+    prefers: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,6 +75,16 @@ class Lesson:
             if step.index == index:
                 return step
         return None
+
+    def where(self, match: Match, total: bool = True) -> str:
+        """Where `match`, this lesson's match, stands, in a few words for a list of saved matches:
+        "Doubles lesson, step 3 of 8" ("step 3" without `total`), or once it has left the script
+        "Doubles lesson played on, round 2"."""
+        name = f"{match.game.title} lesson"
+        if not self.follows(match):
+            return f"{name} played on, {'hand' if self.game == 'moon' else 'round'} {match.state.round}"
+        done = [step.number for step in self.steps if step.index <= match.cursor]
+        return f"{name}, step {done[-1] if done else 1}" + (f" of {len(self.steps)}" if total else "")
 
     def expected(self, index: int) -> Move | None:
         """The script's event at `index`, None past its end."""

@@ -157,7 +157,7 @@ class _Reader:
         for number, entry in enumerate(data, 1):
             where = f"step {number}"
             entry = self.table(entry, where)
-            self.no_other_keys(entry, {"before", "move", "title", "text", "rules", "why"}, where)
+            self.no_other_keys(entry, {"before", "move", "title", "text", "rules", "why", "prefers"}, where)
             before = entry.get("before", [])
             if not isinstance(before, list) or len(before) > MAX_BEFORE:
                 raise ValueError(f"{where}: before is a list of at most {MAX_BEFORE} moves")
@@ -180,6 +180,7 @@ class _Reader:
                     self.paragraphs(self.text(entry, "text", MAX_TEXT, where)),
                     self.rules(entry.get("rules", []), f"{where}: rules"),
                     self.paragraphs(self.text(entry, "why", MAX_TEXT, where, required=False)),
+                    self.paragraphs(self.text(entry, "prefers", MAX_TEXT, where, required=False)),
                 )
             )
         return tuple(steps)

@@ -143,6 +143,7 @@ class LessonTableScreen(TableScreen):
             why = step.why if step is not None and step.why else "This lesson's deal is built around its own move."
             self.note = ("off", f"Taken back: {self.move_words(move)}. {why}")
             self.set_notice("Taken back: not the lesson's move. The lesson beside the board says why.")
+        self.query_one(HandView).focus()  # a move made from the board: Enter must not make it again
         self.show_lesson()
         if type(expected) in (Bid, Trump):
             self.call_after_refresh(self.offer_dialog)  # the dialog again, the reason beside it
@@ -172,7 +173,8 @@ class LessonTableScreen(TableScreen):
             step = past[-1]
             done = step.index < cursor
             action = "Done. The others play now…" if done else self.step_action(step)
-            shown = PanelStep(step.number, len(self.lesson.steps), step.title, step.rules, step.text, action, done)
+            total = len(self.lesson.steps)
+            shown = PanelStep(step.number, total, step.title, step.rules, step.text, action, done, prefers=step.prefers)
         else:  # the others move before the first step (Moon's bidding may start with them)
             shown = PanelStep(1, len(self.lesson.steps), self.lesson.title, (), "", "The others move first…", True)
         panels.first().show(replace(shown, note=self.note[1], note_kind=self.note[0]))
@@ -209,7 +211,7 @@ class LessonTableScreen(TableScreen):
         return f"Your move: {self.move_words(move)}, in the dialog (b)"
 
     def move_words(self, move: Move) -> str:
-        """A move in a few words: "the 6-9 on train 1", "bid 5", "name 6s trump"."""
+        """A move in a few words: "the 6-9 on train 1", "bid 5", "name 6s as trump"."""
         kind = type(move)
         if kind is Play:
             tile, target = move.tile, move.target  # type: ignore[attr-defined]
@@ -220,7 +222,7 @@ class LessonTableScreen(TableScreen):
             return "pass" if move.amount == 0 else f"bid {move.amount}"  # type: ignore[attr-defined]
         if kind is Trump:
             suit = move.suit  # type: ignore[attr-defined]
-            return "choose no trump" if suit == NO_TRUMP else f"name {trump_name(suit)} trump"
+            return "choose no trump" if suit == NO_TRUMP else f"name {trump_name(suit)} as trump"
         if kind is Discard:
             return f"lay the {move.tile} aside"  # type: ignore[attr-defined]
         return "draw a tile" if move is DRAW else "pass"

@@ -17,12 +17,15 @@ from saves.errors import SaveError, as_sentence
 from saves.listing import Entry, entries, format_entry
 from saves.store import SaveStore
 from tui.host import host
+from tui.lessons import lesson_for
 
 
 def entry_prompt(entry: Entry, width: int | None = None) -> Text:
     """The lines `dominoes saves` prints for the match, fitted to `width` columns, the first in
     bold, a damaged one in red."""
-    first, *rest = format_entry(entry, width)
+    lesson = lesson_for(entry.loaded.record.match) if entry.loaded is not None else None
+    title = lesson.where(entry.loaded.record.match) if lesson is not None and entry.loaded is not None else None
+    first, *rest = format_entry(entry, width, title)
     text = Text()
     text.append(first, style="bold" if entry.loaded is not None else "bold red")
     for line in rest:

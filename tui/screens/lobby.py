@@ -246,4 +246,4 @@ class LobbyScreen(Screen[None]):
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.app.last_game))  # type: ignore[attr-defined]
+        self.app.push_screen(RulesScreen(self.app.last_game, every_game=True))  # type: ignore[attr-defined]

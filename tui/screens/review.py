@@ -27,9 +27,9 @@ from textual.widgets import Footer, Static
 
 from core import Match
 from core.moves import Deal, Discard, Move, Play
-from core.review import DecisionReview, ReviewSettings, branch, in_play_note, reviewed_end, summarise
-from core.review.verdicts import THRESHOLDS, unit
+from core.review import DecisionReview, ReviewSettings, branch, in_play_note, loss_words, reviewed_end, summarise
 from core.tiles import Tile
+from core.words import plural, possessive
 from tui.host import host
 from tui.presentation import board_kind, board_marks, line_namer, status_facts
 from tui.review_session import ReviewSession
@@ -130,6 +130,7 @@ class ReviewScreen(Screen[None]):
         self.problem: str | None = None
         self.generation = 0  # bumped when the review restarts, so a late answer is dropped
         self.closed = False  # the screen is gone: a review opened after that is closed at once
+        self._keys_state: tuple[bool | None, ...] = ()  # which keys could act when the footer was drawn
         self.sub_title = f"Review of {self.match.game.title}"
 
     # -- the match, position by position ---------------------------------------------------------
@@ -165,7 +166,8 @@ class ReviewScreen(Screen[None]):
         yield Static(id="status")
         with Horizontal(id="table-main"):
             with Vertical(id="board-area"):
-                board = BoardTree(id="board") if board_kind(self.match.game_name) == "layout" else TrickView(id="board")
+                layout = board_kind(self.match.game_name) == "layout"
+                board = BoardTree(id="board") if layout else TrickView(id="board", addressed=False)
                 board.can_focus = False
                 yield board
             side = VerticalScroll(id="review-side")
@@ -188,7 +190,7 @@ class ReviewScreen(Screen[None]):
             from tui.screens.pass_device import PassScreen
 
             name = self.names[self.seat]
-            self.app.push_screen(PassScreen(name, f"Next: the review of {name_s(name)} decisions."))
+            self.app.push_screen(PassScreen(name, f"Next: the review of {possessive(name)} decisions."))
 
     def on_unmount(self) -> None:
         self.closed = True
@@ -230,8 +232,14 @@ class ReviewScreen(Screen[None]):
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile
             self.app.call_from_thread(callback, *arguments)
 
+    def live(self, generation: int) -> bool:
+        """Whether a report from the weighing of `generation` is still for this screen: not an older
+        seat's, and the screen still on the app's stack (once popped, its widgets are being removed,
+        so drawing could find them gone)."""
+        return generation == self.generation and not self.closed and self in self.app.screen_stack
+
     def _weighed(self, generation: int, reviews: list[DecisionReview], progress: tuple[int, int] | None) -> None:
-        if generation != self.generation or not self.is_attached:
+        if not self.live(generation):
             return
         for review in reviews:
             self.reviews[review.index] = review
@@ -240,7 +248,7 @@ class ReviewScreen(Screen[None]):
         self.redraw()
 
     def _finished(self, generation: int, notices: list[str]) -> None:
-        if generation != self.generation or not self.is_attached:
+        if not self.live(generation):
             return
         self.progress = None
         for notice in notices:
@@ -248,7 +256,7 @@ class ReviewScreen(Screen[None]):
         self.redraw()
 
     def _failed(self, generation: int, problem: str) -> None:
-        if generation != self.generation or not self.is_attached:
+        if not self.live(generation):
             return
         self.progress = None
         self.problem = problem
@@ -265,11 +273,26 @@ class ReviewScreen(Screen[None]):
         self.query_one("#review-text", Static).update(self.describe(state, review))
         self.draw_strip()
         self.draw_hand(view, review)
-        self.refresh_bindings()
+        self.refresh_keys()
+
+    def refresh_keys(self) -> None:
+        """Grey out the keys that cannot act here, rebuilding the footer only when that changes."""
+        keys = (
+            ("step", (-1,)),
+            ("step", (1,)),
+            ("decision", (-1,)),
+            ("decision", (1,)),
+            ("play_from_here", ()),
+            ("next_seat", ()),
+        )
+        state = tuple(self.check_action(action, parameters) for action, parameters in keys)
+        if state != self._keys_state:
+            self._keys_state = state
+            self.refresh_bindings()
 
     def draw_status(self, view: Any) -> None:
         name = self.names[self.seat]
-        first = Text(f"Review of {name} · ", style="bold")
+        first = Text(f"Review of {possessive(name)} play · ", style="bold")
         facts = status_facts(self.match.game_name, view) if view.round else ["before the first deal"]
         first.append(" · ".join(facts))
         first.append(f" · event {min(self.position + 1, self.end)} of {self.end}", style="dim")
@@ -278,16 +301,20 @@ class ReviewScreen(Screen[None]):
     def summary_line(self) -> Text:
         if self.progress is not None:
             done, total = self.progress
-            return Text(f"Weighing {name_s(self.names[self.seat])} decisions: {done} of {total}…", style="italic")
+            return Text(f"Weighing {possessive(self.names[self.seat])} decisions: {done} of {total}…", style="italic")
         if self.problem is not None:
             return Text(f"The review stopped: {self.problem}", style="red")
         mine = [self.reviews[p] for p in self.seat_decisions() if p in self.reviews]
         if self.session is None:
             return Text("Opening the review…", style="italic")
+        if self.in_play is not None and not self.end:
+            return Text(f"No {self.round_word} is over yet: nothing to review.", style="italic")
+        if not self.seat_decisions():
+            return Text(f"{possessive(self.names[self.seat], start=True)} decisions: none in the match so far.")
+        if not mine:  # not "0 decisions · every one the best move found" before any is weighed
+            return Text(f"Weighing {possessive(self.names[self.seat])} decisions…", style="italic")
         summary = summarise(self.seat, mine)
-        if not summary.decisions and self.in_play is not None and not self.end:
-            return Text("No round is over yet: nothing to review.", style="italic")
-        text = Text(f"{summary.decisions} decisions · mean loss {summary.mean_loss:.2f} · ")
+        text = Text(f"{plural(summary.decisions, 'decision')} · mean loss {summary.mean_loss:.2f} · ")
         flawed = [(verdict, count) for verdict, count in summary.verdicts.items() if verdict != "best" and count]
         if not flawed:
             text.append("every one the best move found", style=VERDICT_STYLES["best"])
@@ -304,7 +331,8 @@ class ReviewScreen(Screen[None]):
             return
         best = review.best if review is not None and type(review.best) is Play else None
         marks = board_marks(name, view, (best,) if best is not None else (), best.tile if best is not None else None)
-        self.query_one(BoardTree).show(view.board, marks, line_namer(name))
+        empty = "Nothing is played yet this round." if view.round else "The tiles are not dealt yet."
+        self.query_one(BoardTree).show(view.board, marks, line_namer(name), empty)
 
     def draw_hand(self, view: Any, review: DecisionReview | None) -> None:
         labels: dict[Tile, Text] = {}
@@ -314,6 +342,8 @@ class ReviewScreen(Screen[None]):
                 labels[best] = Text("best", style=VERDICT_STYLES["best"])
             if made is not None:
                 word, style = ("best", VERDICT_STYLES["best"]) if review.verdict == "best" else ("you", "bold")
+                if review.alternatives == 1:
+                    word, style = "only", "dim"  # nothing to choose: the only legal move
                 labels[made] = Text(word, style=style)
         self.query_one(ReviewHand).show(self.names[self.seat], view.hand, labels)
 
@@ -343,7 +373,7 @@ class ReviewScreen(Screen[None]):
                 if position:
                     text.append(self.round_over_line(state) + "\n", style="bold")
                     text.append(self.points(state) + "\n")
-                word = "hand" if match.game_name == "moon" else "round"
+                word = self.round_word
                 text.append(f"Next: {word} {self.round_of(position + 1)} is dealt.")
             else:
                 text.append(match.game.describe_move(state, event, self.names) + ".", style="bold")
@@ -358,7 +388,7 @@ class ReviewScreen(Screen[None]):
         text = Text("\n")
         if not self.is_seat_decision(position):
             other = self.names[self.deciders[position]]
-            text.append(f"s: review {name_s(other)} decisions instead.", style="dim")
+            text.append(f"s: review {possessive(other)} decisions instead.", style="dim")
             return text
         if review is None:
             text.append("Weighing this decision…" if self.problem is None else "Not weighed.", style="italic")
@@ -369,19 +399,18 @@ class ReviewScreen(Screen[None]):
             return text
         text.append_text(verdict_text(review.verdict))
         if review.verdict != "best":
-            text.append(f": about {review.loss:.1f} {unit(self.match.game_name)} lost")
-            if review.verdict == "good" and review.loss >= THRESHOLDS[self.match.game_name].good:
-                text.append(", too close to call on these deals", style="dim")
-            text.append(f"\nBetter: {review.reason}")
+            text.append(f": {loss_words(self.match.game_name, review)}.")
+            better = "Perhaps better" if review.verdict == "unclear" else "Better"
+            text.append(f"\n{better}: {review.reason}")
         else:
             text.append(f". {review.reason}")
-        text.append(f"\n({review.deals} sampled deals)", style="dim")
+        text.append(f"\n({plural(review.deals, 'sampled deal')})", style="dim")
         text.append("\nEnter: play from here", style="dim")
         return text
 
     def round_over_line(self, state: Any) -> str:
         """What ended the round just before this position, in the round-over dialog's words."""
-        return round_headline(self.match.game_name, self.names, self.match.game.view(state, self.seat)) + "."
+        return round_headline(self.match.game_name, self.names, self.match.game.view(state, self.seat)).plain + "."
 
     def points(self, state: Any) -> str:
         """The points of the round just over, and the totals."""
@@ -402,11 +431,21 @@ class ReviewScreen(Screen[None]):
             return over + self.in_play[0].upper() + self.in_play[1:] + "."
         return over + "The match stops here."
 
+    @property
+    def round_word(self) -> str:
+        """What the game calls a round: Moon's are hands."""
+        return "hand" if self.match.game_name == "moon" else "round"
+
     def other_hands(self, state: Any) -> Text | None:
         """Every other hand, once the round is over (never while it is in play)."""
         if self.position > self.revealed_until or not state.round:
             return None
-        text = Text("Every hand, as the round went:\n" if self.position < self.end else "Every hand:\n", style="dim")
+        if not any(hand for seat, hand in enumerate(state.hands) if seat != self.seat):
+            return None  # every other tile is played: no hand to show
+        text = Text(
+            f"Every hand, as the {self.round_word} went:\n" if self.position < self.end else "Every hand:\n",
+            style="dim",
+        )
         for seat, hand in enumerate(state.hands):
             if seat == self.seat:
                 continue
@@ -462,7 +501,7 @@ class ReviewScreen(Screen[None]):
         self.generation += 1
         self.progress = None
         self.problem = None
-        self.notify(f"Reviewing {name_s(self.names[self.seat])} decisions.", timeout=3, markup=False)
+        self.notify(f"Reviewing {possessive(self.names[self.seat])} decisions.", timeout=3, markup=False)
         if self.is_seat_decision(self.position):
             self.redraw()
         else:
@@ -492,7 +531,3 @@ class ReviewScreen(Screen[None]):
 def placed_tile(move: Move) -> Tile | None:
     """The tile a move puts somewhere (a play, Moon's discard), if any."""
     return move.tile if type(move) in (Play, Discard) else None  # type: ignore[attr-defined]
-
-
-def name_s(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"

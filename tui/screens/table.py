@@ -18,7 +18,8 @@ from textual.message import Message
 
 from core import Match
 from core.bots import get_bot
-from core.moves import Move
+from core.moves import Deal, Move
+from core.words import listing, possessive
 from tui.host import host
 from tui.preferences import BOT_SPEEDS, SPEED_DELAYS
 from tui.screens.pass_device import PassScreen
@@ -218,14 +219,14 @@ class TableScreen(BaseTableScreen):
         asker = self.passed_to
         asking = names[asker] if asker is not None else "Someone at the table"
         self.stop_bot()
-        detail = "It takes back your last move: you play it again."
+        detail = undo_words(self.match, self.match.undo_point() or 0, owner)
         why = f"{asking} asks to undo your last move."
 
         def answered(accept: bool | None) -> None:
             self.waiting = False
             if accept:
                 self.match.undo()
-                self.after_cursor_move(f"Undone at {asking}'s request: back to your move.")
+                self.after_cursor_move(f"Undone at {asking}'s request: back to your move, {names[owner]}.")
             elif asker is not None and asker != owner:
                 self.pass_to(asker, lambda _: self.declined(names[owner]))
             else:
@@ -267,3 +268,29 @@ class TableScreen(BaseTableScreen):
     def action_leave(self) -> None:
         self.stop_bot()
         host(self).leave_match()
+
+
+def undo_words(match: Match, point: int, owner: int) -> str:
+    """What an undo back to `point` takes back, told to `owner`, whose decision it returns to:
+    their move, named, and whose moves after it ("It takes back your move (you played 5-5 on
+    train 2) and the 2 moves after it, Cleo's and Dan's; then it is your turn again.")."""
+    names = match.names
+    state = match.state_at(point)
+    own = match.game.describe_move(state, match.events[point], names, owner)
+    own = "you" + own.removeprefix(names[owner]) if own.startswith(names[owner]) else own
+    later, seats, dealt = 0, [], False
+    for index in range(point + 1, match.cursor):
+        seat = match.state_at(index).to_move
+        if type(match.events[index]) is Deal:
+            dealt = True
+        elif seat is not None:
+            later += 1
+            if seat not in seats:
+                seats.append(seat)
+    words = f"It takes back your move ({own})"
+    if later:
+        whose = listing([possessive(names[seat]) for seat in seats])
+        words += f" and the move after it, {whose}" if later == 1 else f" and the {later} moves after it, {whose}"
+    if dealt:
+        words += ", and the deal after them"
+    return words + "; then it is your turn again."

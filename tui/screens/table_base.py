@@ -82,6 +82,7 @@ class BaseTableScreen(Screen[None]):
         self.waiting = False  # a dialog or another screen is up over the table
         self._keys_state: tuple[bool, ...] = ()
         self._board_drawn: tuple[object, ...] = ()  # what the board was last drawn for
+        self.hinted: tuple[int, Move] | None = None  # (cursor, move) of the last hint shown
         self.sub_title = table.game.title
 
     @property
@@ -247,7 +248,7 @@ class BaseTableScreen(Screen[None]):
         if view.over:
             parts.append("game over")
         elif view.chance:
-            parts.append("round over")
+            parts.append("hand over" if board_kind(self.game_name) == "tricks" else "round over")
         elif self.thinking is not None:
             parts.append(Text(f"{names[self.thinking]} is thinking…", style="bold"))
         elif view.to_move is not None:
@@ -308,8 +309,17 @@ class BaseTableScreen(Screen[None]):
         elif ends:
             board = self.query_one(BoardTree)
             board.focus()
-            board.focus_target(ends[0])
-            self.set_notice(f"The {event.tile} fits {len(ends)} ends: e or ↑ ↓ to pick one, Enter to play, Esc: hand.")
+            hinted = self.hinted_play(event.tile, ends)
+            board.focus_target(hinted if hinted is not None else ends[0])
+            if hinted is not None:  # the board opens where the hint said: Enter plays it there
+                place = self.table.game.line_name(self.table.view().board, hinted)
+                self.set_notice(
+                    f"The hint's end for the {event.tile}, {place}, is under the cursor: Enter plays it there."
+                )
+            else:
+                self.set_notice(
+                    f"The {event.tile} fits {len(ends)} ends: e or ↑ ↓ to pick one, Enter to play, Esc: hand."
+                )
         else:
             # No end named: the engine says why the tile fits none (a locked number, a foot...).
             self.play(Play(event.tile, None))
@@ -417,9 +427,19 @@ class BaseTableScreen(Screen[None]):
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile
             self.app.call_from_thread(self.show_hint, cursor, move, reason)
 
+    def hinted_play(self, tile: Tile, ends: tuple[int, ...]) -> int | None:
+        """The end the hint named for `tile`, if the hint was for this position and this tile."""
+        if self.hinted is None:
+            return None
+        cursor, move = self.hinted
+        if cursor != self.table.cursor or type(move) is not Play or move.tile is not tile:  # type: ignore[attr-defined]
+            return None
+        return move.target if move.target in ends else None  # type: ignore[attr-defined]
+
     def show_hint(self, cursor: int, move: Move, reason: str) -> None:
         if cursor != self.table.cursor or not self.in_play() or not self.human_to_move():
             return  # the position changed while the hint was found
+        self.hinted = (cursor, move)
         hand = self.query_one(HandView)
         if type(move) in (Play, Discard):
             hand.mark_hint(move.tile)  # type: ignore[attr-defined]
@@ -434,7 +454,7 @@ class BaseTableScreen(Screen[None]):
         return self.is_attached and self.is_running and bool(self.query("#notice"))
 
     def action_rules(self) -> None:
-        self.app.push_screen(RulesScreen(self.game_name))
+        self.app.push_screen(RulesScreen(self.game_name, self.table.view().options))  # this match's options
 
     def action_focus_hand(self) -> None:
         self.query_one(HandView).focus()

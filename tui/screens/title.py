@@ -74,9 +74,15 @@ class TitleScreen(Screen[None]):
         options = [option for option in menu.options if option.id != "resume"]
         changed = loaded is not None or len(options) != menu.option_count
         if loaded is not None:
+            from tui.lessons import lesson_for
+
             match = loaded.record.match
+            lesson = lesson_for(match)
+            what = (
+                lesson.where(match, total=False) if lesson is not None else f"{match.game.title}, {round_text(match)}"
+            )
             # The offer goes first and is highlighted: Enter resumes.
-            options.insert(0, Option(f"Resume: {match.game.title}, {round_text(match)}", id="resume"))
+            options.insert(0, Option(f"Resume: {what}", id="resume"))
         if changed:
             menu.clear_options()
             menu.add_options(options)
@@ -136,4 +142,4 @@ class TitleScreen(Screen[None]):
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(host(self).last_game))
+        self.app.push_screen(RulesScreen(host(self).last_game, every_game=True))  # before a game is chosen

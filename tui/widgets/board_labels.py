@@ -9,13 +9,15 @@ short, the parts give way in this order, so nothing is ever cut mid-word:
    last ones, next to the open end ("[9|5] … [3|8] ◀8");
 3. the marks take their short form ("chicken foot: 2 to go", "4-4 only");
 4. the first tile goes too, leaving the last beside the marks ("toe 1: … [2|2]  chicken foot: 3 to
-   go"), and then the name (the tree's guides still show where the line is);
-5. only then is the label cut, at a word, with an ellipsis.
+   go"), and then the last ("toe 1: … ◀2");
+5. only then do the marks after the open end go, and at last the label is cut, at a word, with an
+   ellipsis. The name always stays: hints, lessons
+   and the move log send the player to a line by its name.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 
@@ -63,9 +65,11 @@ def _marks(label: LineLabel, short: bool) -> list[tuple[str, str]]:
 
 def _tiles_width(count: int, kept: int) -> int:
     """Cells taken by `count` tiles shown whole (kept >= count - 1), as the first, "…" and the
-    `kept` last, or (kept == 0) as "…" and the last alone."""
+    `kept` last, (kept == 0) as "…" and the last alone, or (kept < 0) as "…" alone."""
     if count == 0:
         return len("empty")
+    if kept < 0:
+        return len(ELLIPSIS)
     if kept >= count - 1:
         return count * (TILE_WIDTH + 1) - 1
     if kept == 0:
@@ -95,7 +99,9 @@ def _render(label: LineLabel, short_name: bool | None, kept: int, short_marks: b
         text.append("empty", style="dim italic")
     else:
         shown = list(enumerate(pairs))
-        if kept == 0 and len(pairs) > 1:
+        if kept < 0:
+            shown = [(-1, (0, 0))]
+        elif kept == 0 and len(pairs) > 1:
             shown = [(-1, (0, 0)), shown[-1]]
         elif kept < len(pairs) - 1:
             shown = [shown[0], (-1, (0, 0)), *shown[len(pairs) - kept :]]
@@ -133,11 +139,14 @@ def fit(label: LineLabel, width: int, short_name: bool = False) -> Text:
         *((True, kept, False) for kept in range(whole - 1, 0, -1)),
         (True, min(1, whole), True),
         (True, 0, True),
-        (None, 0, True),
+        (True, -1, True),
     ):
         if label_width(label, short, kept, short_marks) <= width:
             return _render(label, short, kept, short_marks)
-    return crop(_render(label, None, 0, True), width)
+    # Too narrow even for that: the marks after the open end go (the cursor still shows "play
+    # here"), then the label is cut.
+    bare = replace(label, target=False, foot=None)
+    return crop(_render(bare, True, -1, True), width)
 
 
 def crop(text: Text, width: int) -> Text:

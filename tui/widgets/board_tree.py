@@ -3,10 +3,10 @@
 The root is the centre double, named in the border's title (the root's own row is not shown, so
 every line has two more cells for its label). Each node is one line of play (a train, a toe, a
 spinner's arm) labelled with its name and its chain of tiles, so a long train stays one readable
-line; the lines that branch from a double closing a line are that node's children. Runs of empty lines that are
-not open ends (the free sides of a spinner after the first, the trains still to start) fold into
-one node. Node data is the line id (a fold's first line; the root's is `CENTRE`), which is also
-the target a `Play` names.
+line; the lines that branch from a double closing a line are that node's children. Runs of empty
+lines (the free sides of a spinner, the trains still to start) fold into one node, which carries
+the open end among them ("arms 3 and 4 of the 4-4: empty ◀4"). Node data is the line id (a
+fold's first line; the root's is `CENTRE`), which is also the target a `Play` names.
 
 Every label is fitted to the width it has (tui/widgets/board_labels.py): the board never scrolls
 sideways. It scrolls itself to what matters: the ends where the selected tile may go, an
@@ -68,7 +68,8 @@ def rows_of(board: Layout) -> list[Row]:
         while index < len(children):
             line_id = children[index]
             run = [line_id]
-            if _folds(board, line_id):
+            if _folds(board, line_id) or _empty_end(board, line_id):
+                # The free sides still to fill share one line, with the open end among them first.
                 while index + len(run) < len(children) and _folds(board, children[index + len(run)]):
                     run.append(children[index + len(run)])
             if len(run) == 1:
@@ -81,6 +82,11 @@ def rows_of(board: Layout) -> list[Row]:
 
     add(CENTRE, 1)
     return rows
+
+
+def _empty_end(board: Layout, line_id: int) -> bool:
+    """An empty line that is an open end: the free sides after it are its fellows."""
+    return not board.lines[line_id].tiles and line_id in board.ends
 
 
 def _folds(board: Layout, line_id: int) -> bool:
@@ -209,12 +215,18 @@ class BoardTree(Tree[int]):
         first = row.lines[0]
         line = board.lines[first]
         place = self.place(board, first)
+        is_end = line.open is not None and first in board.ends
         if len(row.lines) > 1:
             last = place.number + len(row.lines) - 1
             joint = "and" if len(row.lines) == 2 else "to"
             numbers = f"{place.word}s {place.number} {joint} {last}"
-            return LineLabel(f"{numbers} of {place.of}" if place.of else numbers, numbers)
-        is_end = line.open is not None and first in board.ends
+            return LineLabel(
+                f"{numbers} of {place.of}" if place.of else numbers,
+                numbers,
+                open=line.open if is_end else None,
+                locked=is_end and line.open in marks.locked,
+                target=first in marks.targets,
+            )
         foot = None
         if marks.foot_size and line.open is None:
             toes = board.children(first)

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from core.tiles import Tile
+from core.words import possessive
 from tui.widgets.dominoes import TILE_WIDTH, tile_text
 
 CELL = TILE_WIDTH + 1  # a tile and the space after it
@@ -60,7 +61,7 @@ class HandView(Widget, can_focus=True):
         rows_before = self.get_content_height(None, None, self.size.width)  # type: ignore[arg-type]
         self.owner = owner
         self.hidden = ""
-        self.border_title = Text("Your tiles" if owner == "You" else f"{owner}'s tiles")  # a name: never markup
+        self.border_title = Text(f"{possessive(owner, start=True)} tiles")  # a name: never markup
         self.tiles = tiles
         self.legal = legal
         self.hint = None

@@ -30,6 +30,7 @@ class PanelStep:
     done: bool = False  # the step's move is made; the others are playing
     note: str = ""  # after a move off the lesson: why it was taken back (shown instead of the text)
     note_kind: str = ""  # "off" (legal, but not the lesson's move) or "illegal"
+    prefers: str = ""  # the lesson owning up: another move would do better, and why it asks for its own
 
 
 class LessonPanel(VerticalScroll, can_focus=False):
@@ -40,6 +41,7 @@ class LessonPanel(VerticalScroll, can_focus=False):
         yield Static(id="lesson-heading")
         yield Static(id="lesson-text")
         yield Static(id="lesson-note")
+        yield Static(id="lesson-prefers")  # below the text, or below the reason a move was taken back
         yield Static(id="lesson-action")
 
     def show(self, step: PanelStep) -> None:
@@ -50,6 +52,10 @@ class LessonPanel(VerticalScroll, can_focus=False):
         text.update(picked_out(step.text))
         text.set_class(step.done, "done")
         text.display = not step.note  # the reason a move was taken back takes the text's place
+        prefers = self.query_one("#lesson-prefers", Static)
+        prefers.update(picked_out(step.prefers))
+        # With the reason a move was taken back too: the move may be the very one the review prefers.
+        prefers.display = bool(step.prefers) and not step.done
         action = self.query_one("#lesson-action", Static)
         action.update(picked_out(step.action))
         action.set_class(step.done, "done")

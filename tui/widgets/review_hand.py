@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from core.tiles import Tile
+from core.words import possessive
 from tui.widgets.dominoes import TILE_WIDTH, tile_text
 
 CELL = TILE_WIDTH + 1  # a tile and the space after it
@@ -22,7 +23,7 @@ class ReviewHand(Widget):
 
     def show(self, owner: str, tiles: tuple[Tile, ...], labels: Mapping[Tile, Text]) -> None:
         """`labels`: a word of at most five characters to write under some tiles."""
-        self.border_title = Text(f"{owner}'s tiles")  # a name: never markup
+        self.border_title = Text(f"{possessive(owner, start=True)} tiles")  # a name: never markup
         changed = len(tiles) != len(self.tiles)
         self.tiles, self.labels = tiles, dict(labels)
         self.refresh(layout=changed)

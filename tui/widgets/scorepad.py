@@ -24,6 +24,7 @@ BIDDER_MARK = "◆"  # Moon: the seat that won the bidding in that hand
 IN_PLAY = "…"  # the round in play has no score yet
 SCOREPAD_WIDTH = 30  # the side column at 80x24
 MAX_HEADING = 12
+MIN_HEADING = 3  # a name cut shorter than this ("Yo" for "You") reads as another word
 
 
 def short_name(name: str, width: int) -> str:
@@ -35,6 +36,12 @@ def short_name(name: str, width: int) -> str:
         initials = "".join(word[0] for word in words[:-1])
         return (initials + words[-1])[:width]
     return name[:width]
+
+
+def cut(name: str, head: str) -> bool:
+    """Whether a one-word name was cut to fewer than `MIN_HEADING` letters for a heading (a name of
+    several words shortens to its initials, "S2", which reads as the name)."""
+    return " " not in name and len(head) < min(MIN_HEADING, len(name))
 
 
 def heading_width(players: int, room: int = SCOREPAD_WIDTH) -> int:
@@ -164,7 +171,7 @@ class ScoreSheet:
     def upright(self, width: int, height: int | None = None) -> Layout | None:
         """A line a round under a heading of names, the totals last; with `height` (the lines
         there is room for), the oldest rounds fold so that every line fits. None if the players'
-        columns do not fit in `width`."""
+        columns do not fit in `width`, or a name would be cut to fewer than `MIN_HEADING` letters."""
         lines = list(self.lines)
         if height is not None:
             room = max(1, height - 2)  # the heading and the totals always show
@@ -188,6 +195,8 @@ class ScoreSheet:
             seat = max(range(len(widths)), key=lambda s: widths[s] - numbers[s])
             widths[seat] -= 1
             heads[seat] = short_name(self.names[seat], widths[seat])
+        if any(cut(name, head) for head, name in zip(heads, self.names, strict=True)):
+            return None  # "You" would read "Yo": on its side, every name keeps its letters
         bid_head = [Text("Bid")] if self.has_bids else []
         head = _joined(
             [_fit(Text("Rd"), fixed[0], "left")]

@@ -11,10 +11,15 @@ from textual.widget import Widget
 
 from core.games.moon_suits import NO_TRUMP, TRUMP, led_suit, suit_name, trick_winner, trump_name
 from core.tiles import Tile
-from core.words import with_verb
+from core.words import possessive, with_verb
 from tui.widgets.dominoes import domino, tile_text
 
 WINNING_MARK = "◀ winning"
+TRICKS = 7  # MN-13: seven tricks a hand
+
+
+def trick_word(count: int) -> str:
+    return "trick" if count == 1 else "tricks"
 
 
 def suited(tile: Tile, suit: int | None) -> Text:
@@ -29,10 +34,14 @@ def bid_words(amount: int) -> str:
 
 
 class TrickView(Widget):
-    """Shows a `MoonView` for the seat `viewer`; redrawn by `show` after every event."""
+    """Shows a `MoonView` for the seat `viewer`; redrawn by `show` after every event. At a table it
+    speaks to the viewer ("You lead", "press Enter"); `addressed=False` (the review, which steps
+    through a seat's play) names the seat instead and gives no instructions, since its keys do
+    other things there."""
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, classes: str | None = None, addressed: bool = True) -> None:
         super().__init__(id=id, classes=classes)
+        self.addressed = addressed
         self.border_title = "Trick"
         self.view: Any = None
         self.names: Sequence[str] = ()
@@ -115,25 +124,49 @@ class TrickView(Widget):
         view = self.view
         bidder = self._who(view.bidder)
         lines = []
-        if view.widow is not None:  # the bidder's own view (MN-11)
+        if view.widow is not None and not self.addressed:  # the review: told of the bidder, by name
+            lines.extend(self._widow_told(bidder))
+        elif view.widow is not None and view.phase == "discard":  # the bidder's own view (MN-11)
             row = Text("The widow ")
             row.append_text(tile_text(view.widow, "bold"))
             row.append(" is in your hand now.")
             lines.append(row)
-            if view.phase == "discard":
-                lines.append(Text("Pick a tile to lay aside face down", style="bold"))
-                lines.append(Text("(it may be the widow) and press Enter.", style="bold"))
+            lines.append(Text("Pick a tile to lay aside face down", style="bold"))
+            lines.append(Text("(it may be the widow) and press Enter.", style="bold"))
+        elif view.widow is not None:  # laid aside: the widow itself, or another tile
+            row = Text("You laid the widow " if view.discard == view.widow else "The widow ")
+            row.append_text(tile_text(view.widow, "bold"))
+            if view.discard == view.widow:
+                row.append(" aside.")
             else:
-                lines.append(Text("You laid a tile aside: name trump.", style="bold"))
-                if view.discard is not None:
-                    aside = Text("Laid aside: ", style="dim")
-                    aside.append_text(tile_text(view.discard))
-                    lines.append(aside)
+                row.append(" is in your hand; you laid ")
+                row.append_text(tile_text(view.discard, "bold"))
+                row.append(" aside.")
+            lines.append(row)
+            lines.append(Text("Now name trump.", style="bold"))
         elif view.phase == "discard":
             lines.append(Text(f"{bidder} takes the widow and lays one tile aside."))
         else:
             lines.append(Text(f"{bidder} laid a tile aside and is naming trump."))
         return lines
+
+    def _widow_told(self, bidder: str) -> list[Text]:
+        """The bidder's widow and discard, in the third person (the name "You" still reads "you")."""
+        view = self.view
+        row = Text("The widow ")
+        row.append_text(tile_text(view.widow, "bold"))
+        if view.phase == "discard":
+            row.append(f" went to {possessive(bidder)} hand.")
+            return [row, Text(f"{with_verb(bidder, 'lay')} one tile aside face down.")]
+        if view.discard == view.widow:
+            row = Text(f"{bidder} laid the widow ")
+            row.append_text(tile_text(view.widow, "bold"))
+            row.append(" aside.")
+        else:
+            row.append(f" is in {possessive(bidder)} hand; laid aside: ")
+            row.append_text(tile_text(view.discard, "bold"))
+            row.append(".")
+        return [row, Text(f"{with_verb(bidder, 'name')} trump next.")]
 
     def _trick(self) -> list[Text]:
         view = self.view
@@ -143,7 +176,8 @@ class TrickView(Widget):
         suit = led_suit(view.trick[0], trump) if view.trick else None
         if suit is None:
             seat = view.to_move
-            lead = f"{with_verb(self._who(seat), 'lead', seat == view.seat)}." if seat is not None else ""
+            you = seat == view.seat and self.addressed
+            lead = f"{with_verb(self._who(seat), 'lead', you)}." if seat is not None else ""
             lines.append(Text(f"Nothing led yet. {lead}".strip(), style="dim"))
         else:
             row = Text("Suit led: ")
@@ -173,10 +207,13 @@ class TrickView(Widget):
         if view.bidder is not None and view.phase == "play":
             promised = 7 if view.bid == 21 else view.bid
             short = promised - view.taken[view.bidder]
-            if short > 0:
-                text.append(f" (the bid needs {short} more)", style="dim")
-            else:
+            left = TRICKS - len(view.tricks)  # the trick in play among them
+            if short <= 0:
                 text.append(" (the bid is made)", style="dim")
+            elif short > left:  # MN-17: it can no longer be made
+                text.append(f" (the bid is lost: {short} more needed, {left} {trick_word(left)} left)", style="dim")
+            else:
+                text.append(f" (the bid needs {short} more)", style="dim")
         return text
 
     def _last_trick(self) -> Text:
