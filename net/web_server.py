@@ -5,7 +5,8 @@ textual-serve's browser protocol), its stylesheet and its font, served from the 
 around a page of our own (nothing on it comes from another host). textual-serve's own server runs
 one Textual app per connection through Textual's web driver on pipes; a player's lobby session is
 a chain of apps and `dominoes join` children in one terminal, and checks that it has one, so here
-each session runs in a pseudo-terminal exactly as an SSH session does (`net.web_session`).
+each session runs in a pseudo-terminal exactly as an SSH session does (`net.web_session`), forked
+from the same kind of warm process (`net.session_fork`; `spawn=True` starts each afresh).
 
 Nobody gets in without an invitation (`net.web_auth`): every page, asset and the terminal socket
 answer 401 without a valid session cookie and start nothing; `/join/TOKEN` with a live invite sets
@@ -19,7 +20,7 @@ import asyncio
 import contextlib
 import os
 import socket
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -30,6 +31,8 @@ from aiohttp import web
 
 from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
+from net.pty_session import PtyProcess
+from net.session_fork import WarmSessions
 from net.web_auth import Gatekeeper, Session
 from net.web_session import BrowserSession, size_from_query
 
@@ -79,12 +82,14 @@ class WebFrontDoor:
         *,
         limits: ServerLimits | None = None,
         environment: Mapping[str, str] | None = None,
+        spawn: bool = False,
     ) -> None:
         self.data = data
         self.gate = Gatekeeper(data)
         self.limits = limits or ServerLimits()
         self.caps = SessionCaps(data, self.limits)
         self.environment = {**(os.environ if environment is None else environment), **SESSION_ENVIRONMENT}
+        self.warm = WarmSessions(self.environment, spawn=spawn)  # sessions forked warm, or (spawn) started afresh
         self.sessions = DoorSessions(self.caps, "web")
         self.active: set[BrowserSession] = self.sessions.active
         self.port = 0
@@ -102,6 +107,12 @@ class WebFrontDoor:
         """The child to run for `player`'s session (their lobby session, exactly as over SSH), and
         its environment. OSError if the player's folder cannot be made."""
         return lobby_session(player, self.data, self.limits, base=self.environment)
+
+    def launch(
+        self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
+    ) -> Awaitable[tuple[int, PtyProcess]]:
+        """Start a session's child in a pty of its own (`net.session_fork`)."""
+        return self.warm.launch(argv, environment, size)
 
     def take_session(self, session: BrowserSession) -> str | None:
         """Count one more session of its player, under the caps every door shares; the reason in one
@@ -217,6 +228,7 @@ class WebFrontDoor:
         shown = f"[{host}]" if ":" in host else host
         self.base_url = base_url or f"http://{shown}:{self.port}"
         self.gate.open(self.base_url)
+        await self.warm.start()
         self._watcher = asyncio.get_running_loop().create_task(self._watch_invites())
 
     async def _watch_invites(self) -> None:
@@ -246,4 +258,5 @@ class WebFrontDoor:
             self.release_session(session)
         if self._runner is not None:
             await self._runner.cleanup()
+        await self.warm.close()
         self._closed.set()

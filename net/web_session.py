@@ -81,7 +81,7 @@ class BrowserSession:
             self.child = PtyChild(self._output, self._child_exited)
             self.child.on_input_full = self._input_full
             try:
-                await self.child.start(argv, environment, (*self.size, 0, 0))
+                await self.child.start(argv, environment, (*self.size, 0, 0), self.door.launch)
             except OSError as error:
                 await self._say_and_close(f"the interface could not be started ({os_error_text(error)})")
                 return
