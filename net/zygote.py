@@ -94,7 +94,7 @@ def receive(channel: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
     """The next message and the descriptors that came with it; None at the end (the other side
     closed). ValueError for a message that is not one (too long, not a JSON object): its
     descriptors are closed."""
-    data, descriptors, flags, _ = socket.recv_fds(channel, MAX_MESSAGE, 2)
+    data, descriptors, flags, _ = socket.recv_fds(channel, MAX_MESSAGE, 2, socket.MSG_CMSG_CLOEXEC)
     if not data and not descriptors:
         return None, []
     try:
