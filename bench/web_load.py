@@ -50,17 +50,25 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 WINDOW = {"width": 1000, "height": 640}
 PAGE_FILES = ("/static/textual/css/xterm.css", "/static/page/page.css", "/static/textual/js/textual.js")
 PAGE_FILES += ("/static/page/page.js", "/static/textual/fonts/RobotoMono-VariableFont_wght.ttf")
-# The moment the page's terminal shows the lobby (window.dominoesTerminal is xterm's, see page.js).
-DRAWN = """() => {
-  const terminal = window.dominoesTerminal;
-  if (!terminal) return false;
-  const buffer = terminal.buffer.active;
-  for (let row = 0; row < terminal.rows; row++) {
-    const line = buffer.getLine(buffer.viewportY + row);
-    if (line && line.translateToString(true).includes("Dominoes lobby")) return Date.now();
+# Run in every page before its own scripts: the moment its terminal first shows the lobby, looked for
+# at every frame the browser draws (window.dominoesTerminal is xterm's, see page.js).
+WATCH_FOR_LOBBY = """(() => {
+  function look() {
+    const terminal = window.dominoesTerminal;
+    if (terminal) {
+      const buffer = terminal.buffer.active;
+      for (let row = 0; row < terminal.rows; row++) {
+        const line = buffer.getLine(buffer.viewportY + row);
+        if (line && line.translateToString(true).includes("Dominoes lobby")) {
+          window.lobbyDrawnAt = Date.now();
+          return;
+        }
+      }
+    }
+    requestAnimationFrame(look);
   }
-  return false;
-}"""
+  requestAnimationFrame(look);
+})();"""
 
 
 class Session:
@@ -151,11 +159,12 @@ class WebDoor:
     async def _browser_login(self, link: str) -> float:
         context = await self.browser.new_context(viewport=WINDOW)
         try:
+            await context.add_init_script(WATCH_FOR_LOBBY)
             page = await context.new_page()
             started = time.time()
             await page.goto(link)
             await page.wait_for_url(self.base + "/", timeout=LOBBY_TIMEOUT * 1000)
-            handle = await page.wait_for_function(DRAWN, polling="raf", timeout=LOBBY_TIMEOUT * 1000)
+            handle = await page.wait_for_function("() => window.lobbyDrawnAt", timeout=LOBBY_TIMEOUT * 1000)
             return float(await handle.json_value()) / 1000 - started
         finally:
             await context.close()

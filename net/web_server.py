@@ -31,9 +31,9 @@ from aiohttp import web
 
 from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
-from net.pty_session import PtyProcess
+from net.pty_session import DEFAULT_SIZE, PtyProcess
 from net.session_fork import WarmSessions
-from net.web_auth import Gatekeeper, Session
+from net.web_auth import Gatekeeper, Session, digest
 from net.web_session import BrowserSession, size_from_query
 
 COOKIE = "dominoes_session"
@@ -51,6 +51,8 @@ PAGE_POLICY = (
 )
 NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'"
 SESSION_ENVIRONMENT = {"TERM": "xterm-256color", "COLORTERM": "truecolor"}
+PRESTART_WAIT = 15.0  # seconds a session started with its page waits for the page's socket
+MAX_KNOWN_SIZES = 1000  # browsers whose last window size is remembered (to start their next session at it)
 
 SESSION = web.RequestKey("session", Session)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -90,6 +92,9 @@ class WebFrontDoor:
         self.caps = SessionCaps(data, self.limits)
         self.environment = {**(os.environ if environment is None else environment), **SESSION_ENVIRONMENT}
         self.warm = WarmSessions(self.environment, spawn=spawn)  # sessions forked warm, or (spawn) started afresh
+        self.prestart = not spawn  # start a session with its page, not when its socket comes (--spawn: as before)
+        self._prestarted: dict[str, tuple[BrowserSession, asyncio.Task[bool], asyncio.TimerHandle]] = {}
+        self._sizes: dict[str, tuple[int, int]] = {}  # a signed-in browser's last window size
         self.sessions = DoorSessions(self.caps, "web")
         self.active: set[BrowserSession] = self.sessions.active
         self.port = 0
@@ -166,7 +171,48 @@ class WebFrontDoor:
 
     async def _index(self, request: web.Request) -> web.Response:
         html = self._templates.get_template("index.html").render(player=request[SESSION].player)
+        self._start_with_page(request.cookies.get(COOKIE, ""), request[SESSION])
         return web.Response(text=html, content_type="text/html")
+
+    # -- a session started with its page ---------------------------------------------------------
+    def _start_with_page(self, cookie: str, signed_in: Session | None) -> None:
+        """Start the browser's session while its page loads (its scripts take longer than the lobby
+        to start): the page's socket attaches to it. One at a time for a signed-in browser, counted
+        under the caps like any session; ended if no socket comes within PRESTART_WAIT. (Not from
+        the invite link's answer: a chat's link preview fetches that, and would hold a session.)"""
+        key = digest(cookie)
+        if not self.prestart or signed_in is None or key in self._prestarted:
+            return
+        session = BrowserSession(self, signed_in.player, signed_in.began, None)
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(session.prepare(self._sizes.get(key, DEFAULT_SIZE)))
+        self._prestarted[key] = (session, task, loop.call_later(PRESTART_WAIT, self._unclaimed, key))
+
+    def _unclaimed(self, key: str) -> None:
+        prestarted = self._prestarted.pop(key, None)
+        if prestarted is not None:
+            self._sessions.add(asyncio.get_running_loop().create_task(self._discard(*prestarted[:2])))
+
+    async def _discard(self, session: BrowserSession, task: asyncio.Task[bool]) -> None:
+        try:
+            if await task:
+                await session.discard()
+        finally:
+            current = asyncio.current_task()
+            if current is not None:
+                self._sessions.discard(current)
+
+    async def _claim(self, key: str, websocket: web.WebSocketResponse) -> BrowserSession | None:
+        """The session started with this browser's page, if one is ready for its socket."""
+        prestarted = self._prestarted.pop(key, None)
+        if prestarted is None:
+            return None
+        session, task, timer = prestarted
+        timer.cancel()
+        if not await task or session.exited or session.ending or session.websocket is not None:
+            return None
+        session.websocket = websocket
+        return session
 
     async def _favicon(self, request: web.Request) -> web.FileResponse:
         response = web.FileResponse(PAGE / "static" / "favicon.svg")
@@ -200,12 +246,18 @@ class WebFrontDoor:
         session = request[SESSION]
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=64 * 1024, compress=False)
         await websocket.prepare(request)
-        browser = BrowserSession(self, session.player, session.began, websocket)
+        key = digest(request.cookies.get(COOKIE, ""))
+        size = size_from_query(request.query)
+        self._sizes.pop(key, None)
+        self._sizes[key] = size
+        while len(self._sizes) > MAX_KNOWN_SIZES:
+            del self._sizes[next(iter(self._sizes))]
+        browser = await self._claim(key, websocket) or BrowserSession(self, session.player, session.began, websocket)
         task = asyncio.current_task()
         if task is not None:
             self._sessions.add(task)
         try:
-            await browser.run(size_from_query(request.query))
+            await browser.run(size)
         finally:
             if task is not None:
                 self._sessions.discard(task)
@@ -248,6 +300,8 @@ class WebFrontDoor:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
+        for key in list(self._prestarted):
+            self._unclaimed(key)
         for session in list(self.active):
             session.end("the server is stopping")
         for _ in range(100):

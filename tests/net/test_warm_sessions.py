@@ -11,9 +11,12 @@ import random
 import signal
 from pathlib import Path
 
+from net import web_server
+from net.limits import ServerLimits
 from net.player_sessions import player_home
 from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
+from tests.net.test_ssh_server import window_size
 from tests.net.web_client import browser, open_screen, running_web_door, signed_in
 from tui.preferences import FILE_NAME, Preferences, save_preferences
 
@@ -200,5 +203,72 @@ def test_a_browser_session_is_forked_too_and_hung_up_when_its_socket_goes(home: 
                 pass  # gone, and reaped
             else:
                 raise AssertionError("the session outlived its socket")
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_browser_session_starts_with_its_page_and_its_socket_takes_it_over(home: Path):
+    async def run() -> None:
+        limits = ServerLimits(max_player_sessions=1)
+        async with running_web_door(home, limits=limits) as door, browser(door) as client, browser(door) as other:
+            await signed_in(client, door, "Ann")
+            assert not door.active  # the invite link's answer starts nothing (a chat's preview fetches it)
+            async with client.get("/") as response:
+                assert response.status == 200
+            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+            (started,) = door.active
+            assert started.websocket is None and parent_of(started.child.process.pid) == door.warm.zygote.process.pid
+            async with client.get("/") as response:  # loaded again before its socket came: still the one session
+                assert response.status == 200
+
+            # It counts under the caps as any session: Ann's second browser finds her one session taken.
+            await signed_in(other, door, "Ann")
+            refused = await open_screen(other)
+            await refused.wait_closed()
+            assert "you have 1 session open here already" in refused.text()
+
+            screen = await open_screen(client, (100, 30))
+            await screen.wait_for("signed in as Ann")
+            assert door.active == {started} and started.websocket is not None  # the page's socket took it over
+            assert window_size(started.child.master) == (100, 30)  # at the socket's window size
+            await screen.keys("q")
+            await screen.wait_closed()
+            await until(lambda: not door.active, "the session released")
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_session_started_with_a_page_whose_socket_never_comes_is_hung_up_and_uncounted(home: Path, monkeypatch):
+    monkeypatch.setattr(web_server, "PRESTART_WAIT", 1.0)
+
+    async def run() -> None:
+        async with running_web_door(home) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            async with client.get("/") as response:
+                assert response.status == 200
+            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+            (started,) = door.active
+            process = started.child.process
+            await asyncio.wait_for(process.wait(), TIMEOUT)  # no socket came: hung up
+            await until(lambda: not door.active, "the session released")
+            screen = await open_screen(client)  # a socket that comes later gets a session of its own
+            await screen.wait_for("signed in as Ann")
+            (fresh,) = door.active
+            assert fresh is not started and fresh.child.process.pid != process.pid
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_with_spawn_a_browser_session_starts_with_its_socket_as_before(home: Path):
+    async def run() -> None:
+        async with running_web_door(home, spawn=True) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            async with client.get("/") as response:
+                assert response.status == 200
+            screen = await open_screen(client)
+            await screen.wait_for("signed in as Ann")
+            (session,) = door.active
+            assert parent_of(session.child.process.pid) == os.getpid()
+            assert door.warm.zygote is None
 
     asyncio.run(asyncio.wait_for(run(), 120))
