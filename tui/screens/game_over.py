@@ -8,13 +8,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core import Match
 from tui.host import host
 from tui.outcome import Outcome, Standing, outcome
 from tui.presentation import scorepad_extras
 from tui.table_model import TableModel, as_table
+from tui.widgets.footer import Footer
 from tui.widgets.scorepad import ScoreSheet, ScoreTable
 
 

@@ -18,10 +18,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from core import GAME_TITLES
 from tui.host import host
+from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
     from saves import Loaded

@@ -6,10 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
 
 from core import get_game
 from tui.presentation import rules_text
+from tui.widgets.footer import Footer
 
 
 class RulesScreen(Screen[None]):
