@@ -13,9 +13,10 @@ pty (80x24), each as a player of its own:
   clock), so a busy moment falls on all three; the ratios compare medians;
 - --idle sessions in the lobby: after --settle seconds, the PSS of the server's whole process tree
   (server, zygote, sessions) divided by the sessions;
-- --sessions sessions asking for `watch SPEED` (bots playing match after match, unattended), for
-  --seconds: the whole tree's PSS per session and each session's own processes (RSS and PSS) every
-  --every seconds, and each terminal's output. A session fails if its connection closes or if its
+- --sessions sessions, all opened in the lobby first, then all pressing w there (bots playing
+  match after match, unattended; each player's bot speed set to --speed), for --seconds: the
+  whole tree's PSS per session and each session's own processes (RSS and PSS) every --every
+  seconds, and each terminal's output. A session fails if its connection closes or if its
   terminal receives nothing for --stall seconds (at instant speed many sessions keep 2 cores
   saturated, so a session may wait seconds for the processor; the longest wait is reported).
 Exit status 1 if any watching session failed.
@@ -25,21 +26,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import asyncssh
-from load_run import LOBBY, TABLE, drawn, main, run_doors, start_server, stop_server
+from load_run import LOBBY, ROOT, TABLE, drawn, main, run_doors, start_server, stop_server
+
+sys.path.insert(0, str(ROOT))
+
+from net.player_sessions import player_home
+from tui.preferences import FILE_NAME, Preferences, save_preferences
 
 SIZE = (80, 24)
 LOBBY_TIMEOUT = 120.0  # seconds a session's lobby may take to show on a loaded machine
 
 
 class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
-    def __init__(self, words: str = LOBBY) -> None:
-        self.words = words  # what shows it is drawn
+    def __init__(self) -> None:
+        self.words = LOBBY  # what shows it is drawn: the lobby, then the table watched
         self.tail = b""  # the last output, to say why a session failed
         self.bytes = 0
         self.writes = 0
@@ -56,6 +63,13 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self.lobby.set()
+
+    def drawn(self, words: str) -> None:
+        """From now on, `lobby` is set once `words` are drawn (after the output so far)."""
+        self.words = words
+        self.tail = b""
+        if not self.closed:
+            self.lobby.clear()
 
 
 class SSHDoor:
@@ -74,16 +88,17 @@ class SSHDoor:
         self.server, found = start_server(home, command, r"listening on [^:]+:(\d+)")
         self.port = int(found.group(1))
         self.connections: dict[Terminal, asyncssh.SSHClientConnection] = {}
+        self.channels: dict[Terminal, asyncssh.SSHClientChannel] = {}  # type: ignore[type-arg]
 
     async def _session(self, player: str, command: str | None) -> Terminal:
         connection = await asyncssh.connect(
             "127.0.0.1", self.port, username=player, client_keys=[self.key_path], known_hosts=None, agent_path=None
         )
-        words = TABLE if command else LOBBY
-        _, terminal = await connection.create_session(
-            lambda: Terminal(words), command, term_type="xterm-256color", term_size=SIZE, encoding=None
+        channel, terminal = await connection.create_session(
+            Terminal, command, term_type="xterm-256color", term_size=SIZE, encoding=None
         )
         self.connections[terminal] = connection  # type: ignore[index]
+        self.channels[terminal] = channel  # type: ignore[index]
         return terminal  # type: ignore[return-value]
 
     async def login(self, index: int) -> float:
@@ -97,12 +112,22 @@ class SSHDoor:
         return elapsed
 
     async def open(self, count: int, watching: bool, speed: str) -> list[Any]:
-        terminals = [await self._session(f"p{index}", f"watch {speed}" if watching else None) for index in range(count)]
+        """All in the lobby first (idle, they cost little), then all watching at once."""
+        for index in range(count):
+            save_preferences(Preferences(bot_speed=speed), player_home(self.home, f"p{index}") / FILE_NAME)
+        terminals = [await self._session(f"p{index}", None) for index in range(count)]
         await asyncio.wait_for(asyncio.gather(*(terminal.lobby.wait() for terminal in terminals)), LOBBY_TIMEOUT)
+        if watching:
+            for terminal in terminals:
+                terminal.drawn(TABLE)
+                self.channels[terminal].write(b"w")  # watch bots play
+            await asyncio.wait_for(asyncio.gather(*(terminal.lobby.wait() for terminal in terminals)), LOBBY_TIMEOUT)
         return terminals
 
     async def close(self, sessions: list[Any]) -> None:
         connections = [self.connections.pop(terminal) for terminal in sessions]
+        for terminal in sessions:
+            self.channels.pop(terminal, None)
         for connection in connections:
             connection.close()
         for connection in connections:
