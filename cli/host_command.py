@@ -49,7 +49,12 @@ def add_parser(commands: Any) -> None:
     )
     add_option_argument(host)
     host.set_defaults(run=run)
-    host.add_argument("--seed", type=int, help="seed of the deals (default: a random one)")
+    host.add_argument(
+        "--seed",
+        type=seed_argument,
+        help="seed of the deals, for practice with one human and bots ('-': read it from standard input); "
+        "default: a secret nobody at the table knows, shown when the match is over",
+    )
     where = host.add_mutually_exclusive_group()
     where.add_argument("--port", type=int, help="TCP port to listen on (default: a free one, printed)")
     where.add_argument("--socket", metavar="PATH", help="listen on a Unix socket at PATH instead of TCP")
@@ -85,6 +90,30 @@ def add_parser(commands: Any) -> None:
     host.add_argument(
         "--resume", dest="resume_match", metavar="MATCH", help="host a saved match (an id or the start of one)"
     )
+
+
+MAX_SEED_LINE = 64  # a seed read from standard input: one short line
+
+
+def seed_argument(text: str) -> int | str:
+    """A whole number, or "-" (read from standard input: never on a command line)."""
+    if text == "-":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+
+
+def read_seed(value: int | str | None) -> int | None:
+    """The seed `--seed` gives: "-" reads one line from standard input. ValueError (one line)."""
+    if value != "-":
+        return value  # type: ignore[return-value]
+    line = sys.stdin.readline(MAX_SEED_LINE + 1).strip()
+    try:
+        return int(line)
+    except ValueError:
+        raise ValueError("--seed - reads a whole number from standard input, and none came") from None
 
 
 class HostPlan(NamedTuple):
@@ -128,6 +157,12 @@ def plan(args: argparse.Namespace) -> HostPlan:
             print(f"{PROG} host: {autosave.notice}", file=sys.stderr)
         match = autosave.match
         problem = f"match {autosave.match_id} is over; there is nothing left to host" if match.state.over else None
+        if problem is None and match.seed_chosen and match.shared:
+            print(
+                f"{PROG} host: note: match {autosave.match_id} is dealt from a seed (it was saved before deals came "
+                "from secrets, or chosen): whoever finds the seed knows every deal; a new match deals fairly",
+                file=sys.stderr,
+            )
     else:
         match = _new_match(args)
         autosave = Autosave(store, match, exclusive=True)  # locked from its first save on
@@ -180,7 +215,14 @@ def _new_match(args: argparse.Namespace) -> Any:
         names[seat - 1] = name
     names = [name or f"Seat {index + 1}" for index, name in enumerate(names)]  # "You" means no one here
     options = game.parse_options(players, parse_option_pairs(args.option))
-    settings = build_settings(game.name, players, kinds, names, options, args.seed)
+    seed = read_seed(args.seed)
+    settings = build_settings(game.name, players, kinds, names, options, seed)
+    humans = sum(1 for seat in settings.seats if not seat.is_bot)
+    if seed is not None and humans > 1:
+        raise ValueError(
+            f"--seed is for practice with one human and bots: at a table of {humans} humans whoever knew the "
+            "seed would know every hand, so the deals come from a secret nobody at it knows"
+        )
     return settings.new_match()
 
 
@@ -285,6 +327,10 @@ async def _serve(host_plan: HostPlan) -> int:
     _say(f"hosting {get_game(match.game_name).title} (match {match_id}) at {server.address}")
     _say(f"listening on {reach(server.address)}")
     _say(f"join with: {PROG} join {where} --name NAME")
+    if match.secret is not None:  # the commitment only: the secret is the players' once the match is over
+        _say(f"deals committed to {match.commitment[:16]} (the SHA-256 of the match's secret, sent to every player)")
+    elif match.seed is not None:
+        _say("deals from a chosen seed (practice)")
     _say("seats: " + ", ".join(f"{i + 1} {seat.describe()}" for i, seat in enumerate(match.seats)))
     try:
         await server.serve_until_over()

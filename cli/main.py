@@ -21,6 +21,7 @@ from cli import (
     simulate_command,
     ssh_commands,
     tournament_command,
+    verify_command,
     web_invite_command,
 )
 from cli.output import CLOSED_PIPE_STATUS, discard_output
@@ -29,6 +30,7 @@ from cli.usage import PROG, ArgumentParser, UsageError
 # Every command module: `add_parser(commands)` adds its parser(s), `run(args)` runs it.
 COMMANDS = (
     saves_command,
+    verify_command,
     review_command,
     simulate_command,
     tournament_command,

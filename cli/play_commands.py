@@ -24,7 +24,9 @@ def add_parser(commands: Any) -> None:
         help=f"level of each bot seat in turn, comma-separated, cycled (levels: {', '.join(BOT_LEVELS)})",
     )
     new.add_argument("--names", default="", help="player names, comma-separated")
-    new.add_argument("--seed", type=int, help="seed of the deals (default: a random one, shown at the end)")
+    new.add_argument(
+        "--seed", type=int, help="seed of the deals, for practice (default: a secret from the system, shown at the end)"
+    )
     add_option_argument(new)
     new.set_defaults(run=run)
 

@@ -150,6 +150,9 @@ def format_review(report: dict[str, Any], settings: Any) -> str:
         lines.append(f"  {decision_line(decision, where)}")
         if decision["verdict"] != "best" or decision["alternatives"] > 1:
             lines.append(f"        {decision['reason']}")
+    if report.get("in_play"):
+        note = report["in_play"]
+        lines += ["", note[0].upper() + note[1:] + "."]
     return "\n".join(lines)
 
 

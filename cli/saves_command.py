@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cli.usage import PROG, UsageError
+from cli.verify_command import DESCRIPTION, add_arguments, run_verify
 
 if TYPE_CHECKING:  # the save machinery is imported when a command runs, not at start-up
     from core.match import Match
@@ -23,8 +24,9 @@ def add_parser(commands: Any) -> None:
     """Add `saves` to the CLI's subcommands."""
     saves = commands.add_parser(
         "saves",
-        help="list, show or delete saved matches",
-        description="List saved matches; `show MATCH` prints one's move log, `delete MATCH` removes it.",
+        help="list, show, verify or delete saved matches",
+        description="List saved matches; `show MATCH` prints one's move log, `verify MATCH` checks that a "
+        "finished one was dealt fairly, `delete MATCH` removes it.",
     )
     directory = "the save directory (default: the one the game uses)"
     saves.add_argument("--dir", metavar="DIR", help=directory)
@@ -38,6 +40,8 @@ def add_parser(commands: Any) -> None:
         command.add_argument("match", metavar="MATCH", help="a match id, or the start of one")
         # --dir is accepted after the action too; SUPPRESS keeps one given before it.
         command.add_argument("--dir", metavar="DIR", default=argparse.SUPPRESS, help=directory)
+    verify = actions.add_parser("verify", help="check that a finished match was dealt fairly", description=DESCRIPTION)
+    add_arguments(verify, directory_default=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,6 +64,8 @@ def run_saves(args: argparse.Namespace) -> int:
             print(format_listing(store))
             return 0
         command = f"{PROG} saves {args.saves_command}"
+        if args.saves_command == "verify":
+            return run_verify(args, command)
         try:
             match_id = store.resolve(args.match)
         except ValueError as error:

@@ -1,4 +1,4 @@
-"""Make docs/screenshot.svg, the README's picture: a Chicken Foot table in the middle of a round.
+"""Make docs/screenshot.svg, the picture of the README and the manual: a Chicken Foot table in the middle of a round.
 
 Run from the repository root: `python docs/screenshot.py`.
 """

@@ -1,4 +1,4 @@
-"""Make docs/web-table.png, the README's picture of a table in the browser: `dominoes serve-web`,
+"""Make docs/web-table.png, the picture of the README and the manual of a table in the browser: `dominoes serve-web`,
 an invited player in headless Chromium opening a Doubles table against a bot, a few turns in.
 
 Run from the repository root: `.venv/bin/python docs/web_screenshot.py` (needs the system's

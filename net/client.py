@@ -1,12 +1,14 @@
 """The client side of a table: connect, say hello, take a seat, then send moves and read events.
 
     client = await TableClient.connect("example.org:4444", "Ada")
-    async for event in client.events():    # Snapshot, Refused, UndoAsked, UndoResult, then Closed
+    async for event in client.events():    # Snapshot, Refused, UndoAsked, UndoResult, Notice,
+                                           # Revealed (the match is over), then Closed
         ...
     await client.send_move(move)
 
 `connect` returns once the server has welcomed the client and sent its first snapshot (in
-`client.snapshot`, and also the first event). The welcome carries the seat's key (`client.token`):
+`client.snapshot`, and also the first event). The welcome carries the commitment to the match's
+secret (`client.commitment`, to show the player), and the seat's key (`client.token`):
 presented with `connect(..., token=...)` it takes the seat back later, and nothing else does. The
 frames are read by a task of its own, so events queue up while the caller is busy; `Closed` is
 always the last event.
@@ -22,13 +24,24 @@ from typing import Any
 from core.moves import Move
 from core.seats import check_name
 from net.address import Address, open_connection, parse_address
-from net.messages import Closed, Notice, Refused, Snapshot, UndoAsked, UndoResult, plain_line, seat_names
+from net.messages import (
+    Closed,
+    Notice,
+    Refused,
+    Revealed,
+    RevealReader,
+    Snapshot,
+    UndoAsked,
+    UndoResult,
+    plain_line,
+    seat_names,
+)
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 
 CONNECT_TIMEOUT = 10.0
 MAX_PLAYERS = 8  # the largest table of any game
 
-Event = Snapshot | Refused | UndoAsked | UndoResult | Notice | Closed
+Event = Snapshot | Refused | UndoAsked | UndoResult | Notice | Revealed | Closed
 
 
 class TableClient:
@@ -54,6 +67,12 @@ class TableClient:
         self.options = field(welcome, "options", dict)
         self.match_id = plain_line(field(welcome, "match_id", str))
         self.token: str | None = field(welcome, "token", str, optional=True)
+        commitment = field(welcome, "commitment", str, optional=True)
+        if commitment is not None and (len(commitment) != 64 or set(commitment) - set("0123456789abcdef")):
+            raise ProtocolError("the welcome's commitment is not 64 hex digits")
+        self.commitment: str | None = commitment  # to the match's secret, shown to the player now
+        self.revealed: Revealed | None = None  # the secret and every event, once the match is over
+        self._reveals = RevealReader()
         self.snapshot = None
         self.closed: Closed | None = None
         self._events: asyncio.Queue[Event] = asyncio.Queue()
@@ -196,6 +215,11 @@ class TableClient:
             )
         if kind == "notice":
             return Notice(plain_line(field(message, "text", str)))
+        if kind == "reveal":
+            revealed = self._reveals.take(message)
+            if revealed is not None:
+                self.revealed = revealed
+            return revealed
         if kind == "bye":
             return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored

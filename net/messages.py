@@ -17,6 +17,7 @@ from net.protocol import ProtocolError, field
 SEAT_STATES = ("human", "away", "open")  # or a bot level
 LOG_LINES = 30  # the recent move lines each snapshot carries
 SAVED_NAME = 64  # the longest name a save file may hold (saves/body.py); new names have at most 20
+MAX_REVEALED = 100_000  # events a revealed match may hold: as many as a save file may
 
 
 def plain_line(text: str) -> str:
@@ -40,6 +41,7 @@ class Snapshot:
     to_move: int | None
     thinking: int | None
     stand_ins: tuple[int, ...] = ()  # away seats a bot is playing for until their player is back
+    undo_refusal: str = ""  # why the undo due is not allowed here (a round's end stops it), if it is not
 
     @staticmethod
     def from_message(message: dict[str, Any]) -> Snapshot:
@@ -59,6 +61,7 @@ class Snapshot:
         cursor = field(message, "cursor", int)
         if cursor < 0:
             raise ProtocolError("a snapshot's cursor is negative")
+        refusal = plain_line(field(message, "undo_refusal", str, optional=True) or "")
         return Snapshot(
             view,
             legal,
@@ -70,6 +73,7 @@ class Snapshot:
             to_move,
             thinking,
             stand_ins,  # type: ignore[arg-type]
+            refusal,
         )
 
 
@@ -87,6 +91,7 @@ def snapshot_message(snapshot: Snapshot) -> dict[str, Any]:
         "to_move": snapshot.to_move,
         "thinking": snapshot.thinking,
         "stand_ins": list(snapshot.stand_ins),
+        "undo_refusal": snapshot.undo_refusal or None,
     }
 
 
@@ -143,6 +148,52 @@ class Notice:
     """Something every player at the table should know (the match is not being saved...)."""
 
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    """The match is over: its secret (or chosen seed) and every event, to check the deals with. All
+    the `reveal` messages taken together; `events` are checked moves (`Move.from_data`)."""
+
+    secret: bytes | None
+    seed: int | None
+    events: tuple[Move, ...]
+
+
+class RevealReader:
+    """Puts `reveal` messages together: each carries `first` (the index of its first event), `total`
+    and its events; the last one completes it. ProtocolError for one that does not fit."""
+
+    def __init__(self) -> None:
+        self.events: list[Move] = []
+        self.total: int | None = None
+
+    def take(self, message: dict[str, Any]) -> Revealed | None:
+        secret_text = field(message, "secret", str, optional=True)
+        seed = field(message, "seed", int, optional=True)
+        first = field(message, "first", int)
+        total = field(message, "total", int)
+        items = field(message, "events", list)
+        if (secret_text is None) == (seed is None):
+            raise ProtocolError("a reveal carries a secret or a seed")
+        if secret_text is not None and (len(secret_text) != 64 or set(secret_text) - set("0123456789abcdef")):
+            raise ProtocolError("a reveal's secret is not 64 hex digits")
+        if not 0 <= total <= MAX_REVEALED or first != len(self.events) or (self.total not in (None, total)):
+            raise ProtocolError("a reveal's events do not follow on from the ones before")
+        try:
+            moves = [Move.from_data(item) for item in items]
+        except ValueError as error:
+            raise ProtocolError(f"a reveal holds something that is not a move: {error}") from None
+        self.total = total
+        self.events += moves
+        if len(self.events) > total:
+            raise ProtocolError("a reveal holds more events than it said")
+        if len(self.events) < total:
+            return None
+        secret = bytes.fromhex(secret_text) if secret_text is not None else None
+        done = Revealed(secret, seed, tuple(self.events))
+        self.events, self.total = [], None
+        return done
 
 
 @dataclass(frozen=True, slots=True)

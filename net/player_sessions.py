@@ -55,9 +55,16 @@ def player_home(server_data: Path, name: str) -> Path:
     return private_directory(server_data / PLAYERS / safe_folder_name(name))
 
 
+# A session's window size is its pty's alone: COLUMNS and LINES from the server's own environment
+# (a shell or a test runner may export them) would pin every session's interface to that size,
+# whatever the player's window, since the interface reads them before asking the terminal.
+WINDOW_SIZE_VARIABLES = ("COLUMNS", "LINES")
+
+
 def child_environment(base: Mapping[str, str]) -> dict[str, str]:
-    """`base`, with the project importable whatever the working directory."""
-    environment = dict(base)
+    """`base`, with the project importable whatever the working directory, and without the
+    server's window size."""
+    environment = {name: value for name, value in base.items() if name not in WINDOW_SIZE_VARIABLES}
     paths = [str(PROJECT_ROOT)] + [p for p in environment.get("PYTHONPATH", "").split(os.pathsep) if p]
     environment["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
     return environment

@@ -9,6 +9,11 @@ moves); a searching one in the bot process (`workers.bot_process`), which the th
 so the loop keeps serving clients; a result that arrives after the match has changed (an undo, or
 the seat's player coming back) is dropped. After every change the match is autosaved and each
 client is sent a snapshot of its own seat's view, never another seat's.
+
+The match's secret stays in this process (and its save) until the match is over: players are sent
+its commitment in their welcome, and the secret with every event (`reveal`) only once the match is
+over, so each can check the deals. Undo at a table of several humans never goes back into a round
+whose hands have been shown (`Match.undo_refusal` says why).
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ MAX_QUEUED = 256  # frames waiting for a slow client; beyond this it is dropped
 RATE = 20.0  # messages per second a client may send on average...
 BURST = 60.0  # ...and at once
 CLOSE_TIMEOUT = 2.0
+REVEAL_EVENTS = 2048  # events in one `reveal` message: well under the protocol's list limit
 
 
 class Leaving(Exception):
@@ -332,9 +338,12 @@ class TableServer:
                 "options": dict(self.match.options),
                 "match_id": self.match_id,
                 "token": given,
+                "commitment": self.match.commitment if self.match.secret is not None else None,
             }
         )
         self._broadcast()  # the newcomer's first snapshot comes right after its welcome
+        if self.match.state.over:
+            self._reveal(connection)
         if self._save_failing is not None:
             connection.send({"type": "notice", "text": self._save_failing})
         self._kick()
@@ -428,7 +437,7 @@ class TableServer:
             self._refuse(connection, "an undo request is already waiting for answers")
             return
         if not self.match.can_undo():
-            self._refuse(connection, "there is nothing to undo")
+            self._refuse(connection, self._no_undo())
             return
         others = {other for other in self.table.connected() if other != seat}
         self._undo = PendingUndo(seat, others)
@@ -453,6 +462,11 @@ class TableServer:
         undo.waiting.discard(seat)
         self._check_undo()
 
+    def _no_undo(self) -> str:
+        """Why there is no undo now: a round's end stops it at this table, or nothing to undo."""
+        refusal = self.match.undo_refusal()
+        return refusal[0].lower() + refusal[1:].rstrip(".") if refusal else "there is nothing to undo"
+
     def _check_undo(self) -> None:
         if self._undo is not None and not self._undo.waiting:
             self._finish_undo(True)
@@ -463,7 +477,7 @@ class TableServer:
         self._undo = None
         by = self.match.names[undo.by]
         if accepted and not self.match.undo():
-            accepted, reason = False, "there is nothing to undo"
+            accepted, reason = False, self._no_undo()
         if accepted:
             self._bump()
             self._save()
@@ -492,11 +506,33 @@ class TableServer:
             if state.over:
                 winners = " and ".join(self.match.names[seat] for seat in state.winners)
                 self.on_event(f"the match is over: {winners} won ({scores})")
+                self.on_event("the players were sent the match's secret and every event, to check the deals")
             elif not getattr(state.info, "redeal", False):
                 self.on_event(f"round {state.round} is over: {scores}")
         self._save()
         self._broadcast()
+        if state.over:
+            for connection in list(self._by_seat.values()):
+                self._reveal(connection)
         self._kick()
+
+    def _reveal(self, connection: Connection) -> None:
+        """Once the match is over: its secret (or chosen seed) and every event, in `reveal` messages
+        of at most REVEAL_EVENTS events, so the player can check every deal (`dominoes verify`)."""
+        match = self.match
+        events = [event.to_data() for event in match.events[: match.cursor]]
+        secret = match.secret.hex() if match.secret is not None else None
+        for first in range(0, max(1, len(events)), REVEAL_EVENTS):
+            connection.send(
+                {
+                    "type": "reveal",
+                    "secret": secret,
+                    "seed": match.seed,
+                    "first": first,
+                    "total": len(events),
+                    "events": events[first : first + REVEAL_EVENTS],
+                }
+            )
 
     def _save(self) -> None:
         """Save the match; when that fails, say so once to the host and to every player (and once
@@ -560,6 +596,7 @@ class TableServer:
             state.to_move,
             self.thinking,
             tuple(sorted(self.table.stand_ins)),
+            match.undo_refusal() or "",
         )
 
     def log_lines(self, seat: int | None = None) -> tuple[str, ...]:

@@ -281,7 +281,9 @@ def host_argv(
     takeover: float | None = None,
 ) -> list[str]:
     """`dominoes host` for a table: the seats taken and open are the ones people play; with
-    `takeover`, an easy bot plays for an away player after that many seconds, until they return."""
+    `takeover`, an easy bot plays for an away player after that many seconds, until they return.
+    Without a seed the table's process deals from a secret it draws itself, which nothing passes
+    anywhere; a seed chosen for practice is written to its standard input (`--seed -`)."""
     kinds = ",".join(seat.level or "easy" if seat.kind == "bot" else "human" for seat in seats)
     status = socket.with_suffix(STATUS_SUFFIX)
     argv = [sys.executable, "-m", "cli", "host", "--game", game, "--seats", kinds, "--socket", str(socket)]
@@ -295,7 +297,7 @@ def host_argv(
         text = ("on" if value else "off") if isinstance(value, bool) else str(value)
         argv += ["--option", f"{name}={text}"]
     if seed is not None:
-        argv += ["--seed", str(seed)]
+        argv += ["--seed", "-"]  # the seed itself goes through a pipe: never on a command line
     return argv
 
 
@@ -347,6 +349,12 @@ def create_table(
     creator has as many tables as `limits` allow, or if it does not come up."""
     directory = directory or tables_dir()
     limits = limits or ServerLimits()
+    humans = sum(1 for seat in seats if seat.kind != "bot")
+    if seed is not None and humans > 1:
+        raise TableError(
+            "a chosen seed is for practice with one human and bots: at a table with a seat for another "
+            "player the deals come from a secret nobody at it knows"
+        )
     table_id = new_table_id()
     socket = directory / f"{table_id}{SOCKET_SUFFIX}"
     if len(os.fsencode(str(socket))) > MAX_SOCKET_PATH:
@@ -356,7 +364,7 @@ def create_table(
         with exclusive(directory / ".lock"):  # counted and started in one step: no two take the last place
             _check_room(directory, creator, limits)
             argv = host_argv(game, seats, options, socket, seed, limits.takeover)
-            process = _start_host(argv, directory / f"{table_id}{LOG_SUFFIX}", host_environment(environment))
+            process = _start_host(argv, directory / f"{table_id}{LOG_SUFFIX}", host_environment(environment), seed)
             table = Table(table_id, game, tuple(seats), dict(options), creator, time.time(), process.pid, socket)
             try:
                 write_sidecar(table, directory)
@@ -382,15 +390,18 @@ def create_table(
     return table
 
 
-def _start_host(argv: list[str], log_path: Path, environment: Mapping[str, str]) -> subprocess.Popen[bytes]:
-    """The host process, detached, its output in its log (0600). OSError (with TableError's words
-    for a process that cannot be started) if it cannot be."""
+def _start_host(
+    argv: list[str], log_path: Path, environment: Mapping[str, str], seed: int | None = None
+) -> subprocess.Popen[bytes]:
+    """The host process, detached, its output in its log (0600), a chosen seed written to its
+    standard input. OSError (with TableError's words for a process that cannot be started) if it
+    cannot be."""
     descriptor = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "wb") as log:
         try:
-            return subprocess.Popen(
+            process = subprocess.Popen(
                 argv,
-                stdin=subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL if seed is None else subprocess.PIPE,
                 stdout=log,
                 stderr=log,
                 start_new_session=True,  # not hung up with the session of whoever made it
@@ -398,6 +409,13 @@ def _start_host(argv: list[str], log_path: Path, environment: Mapping[str, str])
             )
         except OSError as error:
             raise TableError(f"the table could not be started ({os_error_text(error)})") from None
+    if seed is not None and process.stdin is not None:
+        try:
+            process.stdin.write(f"{seed}\n".encode())
+            process.stdin.close()
+        except OSError:
+            pass  # it ended already: its log says why
+    return process
 
 
 def _last_line(path: Path) -> str:

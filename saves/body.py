@@ -1,9 +1,12 @@
-"""The body of a save (format 1): a match as a msgpack map, and the checks of every field but the events.
+"""The body of a save (format 2): a match as a msgpack map, and the checks of every field but the events.
 
 match    the match id (saves/ids.py)
 game     one of GAME_NAMES
 players  the number of seats
-seed     the match's seed (deals are drawn from it; the events record them anyway)
+seed     the seed chosen for practice, or nil (deals are drawn from it; the events record them anyway)
+secret   the match's secret (64 hex digits) when no seed was chosen, or nil: its deals come from it
+commitment  the commitment the players were shown: the secret's SHA-256 (64 hex digits), or nil
+undid_revealed_round  whether an undo went back into a round whose hands had been shown
 options  every rule option, name -> value
 seats    one [name, kind, level] per seat: kind "human" (level nil) or "bot" (its level)
 events   every event in its plain-data form (`Move.to_data()`), deals included, oldest first
@@ -24,7 +27,22 @@ from saves.errors import SaveError
 from saves.ids import ID_RULE, is_match_id
 from saves.record import SavedMatch
 
-FIELDS = ("match", "game", "players", "seed", "options", "seats", "events", "cursor", "created", "updated")
+FIELDS = (
+    "match",
+    "game",
+    "players",
+    "seed",
+    "secret",
+    "commitment",
+    "undid_revealed_round",
+    "options",
+    "seats",
+    "events",
+    "cursor",
+    "created",
+    "updated",
+)
+HEX_DIGITS = 64  # a secret of 32 bytes, and a SHA-256
 MAX_NAME = 64
 MAX_TIME = 253_402_300_799  # the last second of the year 9999
 SEED_RANGE = (-(2**63), 2**64 - 1)  # what msgpack can hold
@@ -37,7 +55,10 @@ class Header:
     match_id: str
     game: str
     players: int
-    seed: int
+    seed: int | None
+    secret: bytes | None
+    commitment: str | None
+    undid_revealed_round: bool
     options: dict[str, Any]
     seats: tuple[Seat, ...]
     cursor: int
@@ -47,13 +68,18 @@ class Header:
 
 def body_of(record: SavedMatch) -> dict[str, Any]:
     match = record.match
-    if not SEED_RANGE[0] <= match.seed <= SEED_RANGE[1]:
+    if match.seed is None and match.secret is None:
+        raise SaveError(f"match {record.match_id} holds neither its seed nor its secret: it cannot be saved")
+    if match.seed is not None and not SEED_RANGE[0] <= match.seed <= SEED_RANGE[1]:
         raise SaveError(f"match {record.match_id}'s seed is too large to save (it must fit in 64 bits)")
     return {
         "match": record.match_id,
         "game": match.game_name,
         "players": match.players,
         "seed": match.seed,
+        "secret": match.secret.hex() if match.secret is not None else None,
+        "commitment": match.commitment,
+        "undid_revealed_round": match.undid_revealed_round,
         "options": dict(match.options),
         "seats": [[seat.name, seat.kind, seat.level] for seat in match.seats],
         "events": [event.to_data() for event in match.events],
@@ -78,7 +104,16 @@ def read_header(body: dict[str, Any]) -> Header:
     if game not in GAME_NAMES:
         raise SaveError(f"the file's 'game' field names no game this version knows ({_short(game)})")
     players = _whole(body, "players", 1, 64)
-    seed = _whole(body, "seed", *SEED_RANGE)
+    seed = None if body["seed"] is None else _whole(body, "seed", *SEED_RANGE)
+    secret = _hex(body, "secret")
+    commitment = _hex(body, "commitment")
+    if (seed is None) == (secret is None):
+        raise SaveError("the file's body must hold a 'seed' or a 'secret', one of them and not both")
+    if (commitment is None) != (secret is None):
+        raise SaveError("the file's 'commitment' field goes with its 'secret': both are given, or neither")
+    undid = body["undid_revealed_round"]
+    if type(undid) is not bool:
+        raise SaveError("the file's 'undid_revealed_round' field must be true or false")
     options = body["options"]
     if type(options) is not dict:
         raise SaveError("the file's 'options' field is not a map of option names to values")
@@ -89,7 +124,20 @@ def read_header(body: dict[str, Any]) -> Header:
     cursor = _whole(body, "cursor", 0, len(events))
     created = _whole(body, "created", 0, MAX_TIME)
     updated = _whole(body, "updated", 0, MAX_TIME)
-    return Header(match_id, game, players, seed, options, seats, cursor, created, updated)
+    return Header(
+        match_id,
+        game,
+        players,
+        seed,
+        bytes.fromhex(secret) if secret is not None else None,
+        commitment,
+        undid,
+        options,
+        seats,
+        cursor,
+        created,
+        updated,
+    )
 
 
 def read_seats(data: Any, players: int) -> tuple[Seat, ...]:
@@ -118,6 +166,17 @@ def _whole(body: dict[str, Any], name: str, low: int, high: int) -> int:
     value = body[name]
     if type(value) is not int or not low <= value <= high:
         raise SaveError(f"the file's {name!r} field must be a whole number from {low} to {high}, not {_short(value)}")
+    return value
+
+
+def _hex(body: dict[str, Any], name: str) -> str | None:
+    value = body[name]
+    if value is None:
+        return None
+    if type(value) is not str or len(value) != HEX_DIGITS or any(c not in "0123456789abcdef" for c in value):
+        raise SaveError(
+            f"the file's {name!r} field must be {HEX_DIGITS} lowercase hex digits or nil, not {_short(value)}"
+        )
     return value
 
 

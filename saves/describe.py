@@ -1,7 +1,9 @@
 """`dominoes saves show MATCH`: a saved match's move log in plain words, round by round.
 
 Each round's deal (every hand, and the stock in drawing order) is shown once that round is over,
-never while it is in play: the log of a match in progress gives away nothing its table hides.
+never while it is in play: the log of a match in progress gives away nothing its table hides. So
+with the match's chance: the commitment players were shown at the start is given whole, and the
+secret behind it (or the seed of a match of several humans) only once the match is over.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def describe_match(record: SavedMatch, notice: str | None = None) -> str:
         f"saved by dominoes {record.app_version}",
         f"Now: {round_text(match)}, {status_text(match)}",
     ]
+    lines += chance_lines(record)
     if notice:
         lines.append(f"Note: {notice}")
     for start, end in rounds(match):
@@ -40,6 +43,27 @@ def describe_match(record: SavedMatch, notice: str | None = None) -> str:
     if undone:
         lines += ["", f"({undone} undone event{'s' if undone != 1 else ''} after this point can be redone.)"]
     return "\n".join(lines)
+
+
+def chance_lines(record: SavedMatch) -> list[str]:
+    """Where the deals come from, and the mark of an undo into a shown round."""
+    match = record.match
+    over = match.state.over
+    lines = []
+    if match.secret is not None:
+        lines.append(f"Commitment: {match.commitment} (shown to the players at the start as {match.commitment[:16]})")  # type: ignore[index]
+        if over:
+            lines.append(f"Secret: {match.secret.hex()} (check every deal: dominoes verify {record.match_id})")
+        else:
+            lines.append("Secret: shown once the match is over, with the deals it gave")
+    elif match.seed is not None:
+        if over or not match.shared:
+            lines.append(f"Deals: from the seed {match.seed} (practice: whoever knows it knows every deal)")
+        else:
+            lines.append("Deals: from a seed, shown once the match is over")
+    if match.undid_revealed_round:
+        lines.append(f"Practice: an undo went back into a {round_word(match)} whose hands had been shown.")
+    return lines
 
 
 def rounds(match: Match) -> list[tuple[int, int]]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from saves.errors import SaveError
 from saves.ids import ID_RULE, is_match_id
 from saves.store import Loaded, SaveStore
-from saves.summary import round_text, scores_text, status_text, timestamp
+from saves.summary import round_text, round_word, scores_text, status_text, timestamp
 
 NO_BREAK = "\u00a0"
 
@@ -70,6 +70,8 @@ def format_entry(entry: Entry, width: int | None = None) -> list[str]:
     if width is not None:  # wrap between the players, never inside one's name and score
         scores = ", ".join(part.replace(" ", NO_BREAK) for part in scores.split(", "))
     lines.append(f"    {scores}")
+    if match.undid_revealed_round:
+        lines.append(f"    practice: an undo went back into a {round_word(match)} whose hands had been shown")
     if entry.loaded.notice:
         lines.append(f"    note: {entry.loaded.notice}")
     return _fitted(lines, width)

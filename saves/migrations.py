@@ -12,15 +12,24 @@ from typing import Any
 
 from saves.errors import SaveError
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FIRST_FORMAT_VERSION = 1
 
 Body = dict[str, Any]
 Migration = Callable[[Body], Body]
 
-# MIGRATIONS[n] turns a body of format n into one of format n + 1. Format 1 is the first, so
-# nothing needs upgrading yet.
-MIGRATIONS: Mapping[int, Migration] = {}
+
+def secrets_and_marks(body: Body) -> Body:
+    """Format 1 to 2: every format 1 match was dealt from its seed (chosen, or a number from 1 to
+    999,999 drawn for it), so it keeps its seed, has no secret or commitment, and no undo of it is
+    known to have gone back into a shown round."""
+    if "seed" not in body:
+        raise SaveError("the file's body has no 'seed' field")
+    return {**body, "secret": None, "commitment": None, "undid_revealed_round": False}
+
+
+# MIGRATIONS[n] turns a body of format n into one of format n + 1.
+MIGRATIONS: Mapping[int, Migration] = {1: secrets_and_marks}
 
 
 def migrate(

@@ -18,7 +18,16 @@ from saves.errors import SaveError
 def replay(header: Header, events: list[Any]) -> Match:
     """The match the body describes, its events applied and its cursor set; SaveError otherwise."""
     try:
-        match = Match(header.game, header.players, header.options, header.seats, header.seed)
+        match = Match(
+            header.game,
+            header.players,
+            header.options,
+            header.seats,
+            header.seed,
+            secret=header.secret,
+            commitment=header.commitment,
+            undid_revealed_round=header.undid_revealed_round,
+        )
     except ValueError as error:
         raise SaveError(f"the file's match settings are not valid: {error}") from None
     names = match.names

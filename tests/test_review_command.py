@@ -55,7 +55,8 @@ def review_json(capsys, directory, match_id, *extra):
 def test_the_review_of_a_simulated_save_as_json(capsys, sims):
     match_id = SaveStore(sims).ids()[0]
     report = review_json(capsys, sims, match_id[:8])
-    assert list(report) == ["game", "match", "seats", "decisions"]
+    assert list(report) == ["game", "match", "seats", "decisions", "in_play"]
+    assert report["in_play"] is None  # the match is over: every round is reviewed
     assert (report["game"], report["match"]) == ("doubles", match_id)
     assert [(s["seat"], s["name"]) for s in report["seats"]] == [(1, "easy 1"), (2, "random 2")]
     match = SaveStore(sims).load(match_id).record.match
@@ -208,10 +209,36 @@ def test_a_review_of_an_unfinished_match_and_of_one_not_yet_dealt(capsys, tmp_pa
     store.save(SavedMatch("fresh", match, 1, 1))
     report = review_json(capsys, tmp_path, "fresh")
     assert report["decisions"] == [] and all(seat["decisions"] == 0 for seat in report["seats"])
+    assert report["in_play"] is None
     match.deal()
     rng = random.Random(1)
     for _ in range(5):
         match.apply(rng.choice(match.legal_moves()))
     store.save(SavedMatch("going", match, 1, 1))
     report = review_json(capsys, tmp_path, "going")
-    assert len(report["decisions"]) == 5
+    # The hand in play is not judged (its verdicts would tell of hands still hidden): it is named.
+    assert report["decisions"] == [] and all(seat["decisions"] == 0 for seat in report["seats"])
+    assert report["in_play"] == "hand 1 is still being played: it is reviewed once it is over"
+
+
+@pytest.mark.parametrize("game", ["chicken-foot", "doubles", "moon"])
+def test_a_match_stopped_in_its_second_round_is_reviewed_up_to_the_first_only(capsys, tmp_path, game):
+    """No decision of the round in play is judged, in the JSON or the words (its verdicts and reasons
+    would tell of hands still hidden): it is named as reviewed once it is over."""
+    from core.moves import Deal
+    from tests.core.test_review import stopped_in_round_two
+
+    match = stopped_in_round_two(game)
+    second = max(i for i, event in enumerate(match.events) if type(event) is Deal)
+    SaveStore(tmp_path).save(SavedMatch("going", match, 1, 1))
+    report = review_json(capsys, tmp_path, "going")
+    word = "hand" if game == "moon" else "round"
+    assert report["in_play"] == f"{word} 2 is still being played: it is reviewed once it is over"
+    assert report["decisions"] and all(d["event"] <= second and d["round"] == 1 for d in report["decisions"])
+    assert all(worst["round"] == 1 for seat in report["seats"] for worst in seat["worst"])
+    status, out, _ = run(capsys, "review", "going", "--dir", tmp_path, "--worlds", 4, "--jobs", 2)
+    assert status == 0
+    assert f"\n{word.capitalize()} 1\n" in out and f"\n{word.capitalize()} 2\n" not in out
+    assert out.rstrip().endswith(f"{word.capitalize()} 2 is still being played: it is reviewed once it is over.")
+    events = [int(line.split(".")[0]) for line in out.splitlines() if line[:6].strip().rstrip(".").isdigit()]
+    assert events and max(events) <= second

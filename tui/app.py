@@ -308,7 +308,8 @@ class DominoesApp(App[None]):
 
     def _after_game_over(self, choice: str | None) -> None:
         if choice == "rematch" and self.settings is not None and self.match is not None:
-            self.start_match(self.settings.rematch(self.match.seed + 1))
+            seed = self.match.seed
+            self.start_match(self.settings.rematch(seed + 1 if seed is not None else None))
         elif choice == "new":
             from tui.screens.new_match import NewMatchScreen
 

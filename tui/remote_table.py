@@ -17,6 +17,7 @@ from core.game import Game
 from core.moves import Move
 from net.client import TableClient
 from net.messages import Snapshot
+from tui.fair_check import FairCheck, fair_check
 
 
 class RemoteTable:
@@ -32,6 +33,11 @@ class RemoteTable:
         self.sent = False  # a move is on its way: no second one until the server answers
         self._game = get_game(client.game)
         self._sending: set[asyncio.Task[None]] = set()
+        # This seat's hand at each cursor it was shown (an undo drops the later ones): checked
+        # against the match the table reveals at its end.
+        self.seen: dict[int, tuple[Any, ...]] = {}
+        self._seen(self.snapshot)
+        self._check: FairCheck | None = None
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -83,6 +89,43 @@ class RemoteTable:
         self.snapshot = snapshot
         self.changes += 1
         self.sent = False
+        self._seen(snapshot)
+
+    def _seen(self, snapshot: Snapshot) -> None:
+        for cursor in [cursor for cursor in self.seen if cursor > snapshot.cursor]:
+            del self.seen[cursor]  # undone: that history is no more
+        self.seen[snapshot.cursor] = tuple(snapshot.view.hand)
+
+    # -- fair deals ------------------------------------------------------------------------------
+    @property
+    def commitment(self) -> str | None:
+        """The commitment to the match's secret the table sent at the start (None: dealt from a seed)."""
+        return self.client.commitment
+
+    def undo_refusal(self) -> str | None:
+        return self.snapshot.undo_refusal or None
+
+    def fair_check(self) -> FairCheck | None:
+        """Once the table has revealed the finished match: the check of its deals (a copy is kept in
+        this player's saves, once). None until then."""
+        revealed = self.client.revealed
+        if revealed is None:
+            return None
+        if self._check is None:
+            client = self.client
+            self._check = fair_check(
+                client.game,
+                client.players,
+                client.options,
+                self.snapshot.names,
+                self.snapshot.seats,
+                self.viewer,
+                revealed,
+                client.commitment,
+                self.seen,
+                client.match_id,
+            )
+        return self._check
 
     # -- asking the server -----------------------------------------------------------------------
     def apply(self, move: Move) -> None:

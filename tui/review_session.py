@@ -12,7 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from core.match import Match
-from core.review import Decision, DecisionReview, ReviewSettings, Weighing, build_report, decisions, review_decision
+from core.review import (
+    Decision,
+    DecisionReview,
+    ReviewSettings,
+    Weighing,
+    build_report,
+    decisions,
+    in_play_note,
+    review_decision,
+)
 from saves.review_sidecar import load_review, save_review
 from workers.review_pool import ReviewError, ReviewPool
 
@@ -124,4 +133,7 @@ class ReviewSession:
         return [review for review in found if review is not None]
 
     def report(self) -> dict[str, Any]:
-        return build_report(self.match.game_name, self.match_id, self.match.names, self.seats, self.reviews())
+        match = self.match
+        return build_report(
+            match.game_name, self.match_id, match.names, self.seats, self.reviews(), in_play_note(match)
+        )

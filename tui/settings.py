@@ -1,4 +1,4 @@
-"""What a new match needs (game, seats, options, seed), checked without Textual.
+"""What a new match needs (game, seats, options, a seed chosen for practice), checked without Textual.
 
 The new-match screen and `dominoes new` both build a `MatchSettings`; a bad value raises
 ValueError with a one-line reason, so the command line can exit with status 2 before the
@@ -7,7 +7,7 @@ interface starts.
 
 from __future__ import annotations
 
-import random
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -32,14 +32,25 @@ class MatchSettings:
         return len(self.seats)
 
     def new_match(self) -> Match:
+        """A fresh match: with no seed, dealt from a secret drawn here from the operating system
+        (`new_secret`), which nobody sees before the match is over; with a seed, its practice deals."""
         from core.match import Match  # the engine loads when the first match starts, not at start-up
 
-        """A fresh match; with no seed, one is chosen (and shown at the end, to replay the deals)."""
-        seed = self.seed if self.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-        return Match(self.game, self.players, self.options, self.seats, seed)
+        if self.seed is not None:
+            return Match(self.game, self.players, self.options, self.seats, self.seed)
+        return Match(self.game, self.players, self.options, self.seats, None, secret=new_secret())
 
-    def rematch(self, seed: int) -> MatchSettings:
+    def rematch(self, seed: int | None) -> MatchSettings:
+        """The same table again: with the next seed after a chosen one, else a new secret."""
         return MatchSettings(self.game, self.seats, self.options, seed)
+
+
+def new_secret() -> bytes:
+    """A match's secret: 256 bits from the operating system's random source (core derives every
+    deal from it, and never draws one itself)."""
+    from core.chance import SECRET_BYTES
+
+    return secrets.token_bytes(SECRET_BYTES)
 
 
 def seat_kind(text: str) -> tuple[str, str | None]:

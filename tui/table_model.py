@@ -60,6 +60,10 @@ class TableModel(Protocol):
 
     def can_undo(self) -> bool: ...
 
+    def undo_refusal(self) -> str | None:
+        """Why the undo due is not allowed at this table (a round's end stops it), if it is not."""
+        ...
+
     def can_redo(self) -> bool: ...
 
     def apply(self, move: Move) -> None: ...
@@ -138,6 +142,9 @@ class LocalTable:
 
     def can_undo(self) -> bool:
         return self.match.can_undo()
+
+    def undo_refusal(self) -> str | None:
+        return self.match.undo_refusal()
 
     def can_redo(self) -> bool:
         return self.match.can_redo()

@@ -8,7 +8,6 @@ the process; the next decision starts a fresh one.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 import threading
@@ -58,7 +57,7 @@ class BotProcess:
             "game": match.game_name,
             "players": match.players,
             "options": dict(match.options),
-            "seed": match.seed,
+            "seed": match.seed,  # None for a match dealt from a secret: the worker never holds it
             "events": [event.to_data() for event in match.events[: match.cursor]],
             "seat": seat,
             "level": level,
@@ -112,7 +111,7 @@ class BotProcess:
 
 
 def decision_seed(match: Match, seat: int) -> int:
-    """The seed of a bot's decision: fixed by the match seed, the seat and the cursor, so a decision
-    undone and redone (or made again after resuming a save) comes out the same."""
-    digest = hashlib.sha256(f"{match.seed}:bot:{seat}:{match.cursor}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    """The seed of a bot's decision: fixed by the match's chance (its secret or chosen seed), the
+    seat and the cursor, so a decision undone and redone (or made again after resuming a save)
+    comes out the same (`Match.decision_seed`)."""
+    return match.decision_seed(seat)

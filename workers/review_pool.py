@@ -43,7 +43,7 @@ def match_request(match: Match, settings: ReviewSettings, niceness: int) -> dict
         "game": match.game_name,
         "players": match.players,
         "options": dict(match.options),
-        "seed": match.seed,
+        "seed": match.seed,  # None for a match dealt from a secret: the workers never hold it
         "events": [event.to_data() for event in match.events[: match.cursor]],
         "settings": settings.to_data(),
         "nice": niceness,

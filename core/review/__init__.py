@@ -6,7 +6,8 @@ played out to the end of the round with the search bots' own evaluation (their p
 values; in Moon's last tricks, the hard bot's exact search), and the move made is compared with
 the best of them. The expected shortfall, in the game's own points, gives the verdict.
 
-    decisions(match, seats)             # the decisions to weigh, in order
+    decisions(match, seats)             # the decisions to weigh, in order: rounds that are over
+    in_play_note(match)                 # "round 10 is still being played: ..." (never judged)
     weigh(game, view, legal, seed, ...) # a Weighing: each move's mean value over common deals
     review_decision(...)                # a DecisionReview: loss, verdict, better move, reason
     build_report(...)                   # the whole review as plain data (the JSON of the CLI)
@@ -18,7 +19,7 @@ Everything here is pure: no I/O, and chance only from the seed it is given.
 from __future__ import annotations
 
 from core.review.branch import branch
-from core.review.decisions import Decision, decisions
+from core.review.decisions import Decision, decisions, in_play_note, reviewed_end, round_in_play
 from core.review.report import DecisionReview, SeatSummary, build_report, review_decision, summarise
 from core.review.verdicts import VERDICTS, verdict
 from core.review.weigh import ReviewSettings, Weighing, weigh, weigh_decision
@@ -33,7 +34,10 @@ __all__ = [
     "branch",
     "build_report",
     "decisions",
+    "in_play_note",
     "review_decision",
+    "reviewed_end",
+    "round_in_play",
     "summarise",
     "verdict",
     "weigh",

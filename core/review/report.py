@@ -128,13 +128,20 @@ def summarise(seat: int, reviews: Iterable[DecisionReview]) -> SeatSummary:
 
 
 def build_report(
-    game: str, match_id: str, names: Sequence[str], seats: Iterable[int], reviews: Sequence[DecisionReview]
+    game: str,
+    match_id: str,
+    names: Sequence[str],
+    seats: Iterable[int],
+    reviews: Sequence[DecisionReview],
+    in_play: str | None = None,
 ) -> dict[str, Any]:
-    """The review as plain data: `seats` (0-based) summarised, and every reviewed decision in order."""
+    """The review as plain data: `seats` (0-based) summarised, every reviewed decision in order, and
+    `in_play`: the note that the round in play is not reviewed yet (None when none is)."""
     ordered = sorted(reviews, key=lambda review: review.index)
     return {
         "game": game,
         "match": match_id,
         "seats": [summarise(seat, ordered).to_data(names) for seat in seats],
         "decisions": [review.to_data(names) for review in ordered],
+        "in_play": in_play,
     }

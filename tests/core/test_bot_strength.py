@@ -4,8 +4,8 @@ Small duplicate tournaments at a fixed seed, each searching bot weighing a fixed
 deals under a budget it never reaches, so the games are the same on any machine however busy. They
 fail if a change makes `medium` weaker than `easy` or `hard` weaker than `medium` by more than a
 standard error of the per-deal difference (each runs long enough that a level playing at random
-would fail it). The README's
-strength table, with real budgets and hundreds of games, measures how much stronger each level is.
+would fail it). The manual's
+strength table (docs/bots.md), with real budgets and hundreds of games, measures how much stronger each level is.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Seeded random matches of every game, checked after every event (see harness.py).
 
 The default suite plays a few hundred short matches per game; set DOMINOES_SOAK=N to play N
-times as many, longer ones too (see the README).
+times as many, longer ones too (see docs/testing.md).
 """
 
 from __future__ import annotations

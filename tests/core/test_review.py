@@ -18,6 +18,7 @@ from core.review import (
     branch,
     build_report,
     decisions,
+    in_play_note,
     review_decision,
     summarise,
     verdict,
@@ -42,19 +43,55 @@ def easy_match(game: str, players: int, seed: int, events: int, options=None) ->
 
 
 def choices(match: Match, seat: int | None = None) -> list[Decision]:
-    """The decisions with more than one legal move (of `seat`, if given)."""
-    found = decisions(match, None if seat is None else [seat])
-    return [d for d in found if len(match.game.legal_moves(match.state_at(d.index))) > 1]
+    """The decisions with more than one legal move (of `seat`, if given), up to the cursor: the
+    round in play's too, as these tests weigh positions (which ones a review judges is
+    `decisions`'s to say)."""
+    found = []
+    for index in range(match.cursor):
+        state = match.state_at(index)
+        if type(match.events[index]) is Deal or (seat is not None and state.to_move != seat):
+            continue
+        if len(match.game.legal_moves(state)) > 1:
+            found.append(Decision(index, state.to_move, state.round))
+    return found
 
 
-def test_every_decision_is_found_and_deals_are_not_decisions():
-    match = easy_match("moon", 3, seed=2, events=40)
+def stopped_in_round_two(game: str) -> Match:
+    """A match of Ana and easy bots, stopped a few moves into its second round (Moon: hand)."""
+    players = 3 if game != "doubles" else 2
+    seats = [Seat("Ana"), *(Seat(f"Bot {n}", "bot", "easy") for n in range(2, players + 1))]
+    match = Match(game, players, {"rounds": 2} if game == "chicken-foot" else {}, seats, None, secret=bytes(32))
+    bot, rng = get_bot("easy"), random.Random(1)
+    moves_in_two = 0
+    while moves_in_two < 8:
+        if match.state.chance:
+            match.deal()
+            continue
+        if match.state.round == 2:
+            moves_in_two += 1
+        match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    return match
+
+
+def to_a_round_end(match: Match) -> Match:
+    """`match` played on by its easy bots until a round (Moon: hand) is over."""
+    bot, rng = get_bot("easy"), random.Random(0)
+    while not match.state.chance and not match.state.over:
+        match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    return match
+
+
+def test_every_decision_of_the_rounds_over_is_found_and_deals_are_not_decisions():
+    match = to_a_round_end(easy_match("moon", 3, seed=2, events=40))
     found = decisions(match)
     assert [d.index for d in found] == [i for i, e in enumerate(match.events) if type(e) is not Deal]
     assert all(d.seat == match.state_at(d.index).to_move for d in found)
     assert {d.seat for d in decisions(match, [1])} == {1}
-    match.undo()  # a decision undone is not reviewed: the match as it stands is
-    assert len(decisions(match)) < len(found)
+    assert in_play_note(match) is None
+    match.undo()  # a decision undone is not reviewed, and its hand is in play again: nor is any of it
+    last_deal = max(i for i, e in enumerate(match.events[: match.cursor]) if type(e) is Deal)
+    assert [d.index for d in decisions(match)] == [d.index for d in found if d.index < last_deal]
+    assert in_play_note(match) == f"hand {match.state.round} is still being played: it is reviewed once it is over"
 
 
 def test_a_forced_move_is_not_weighed_and_says_why():

@@ -19,9 +19,10 @@ VIEW_KEYS = {
     "tricks", "taken", "scores", "records", "winners", "redeal",
 }  # fmt: skip
 MESSAGE_KEYS = {
-    "welcome": {"v", "type", "seat", "game", "players", "names", "seats", "options", "match_id", "token"},
+    "welcome": {"v", "type", "seat", "game", "players", "names", "seats", "options", "match_id", "token",
+                "commitment"},
     "update": {"v", "type", "view", "legal", "names", "seats", "log", "cursor", "can_undo", "to_move", "thinking",
-               "stand_ins"},
+               "stand_ins", "undo_refusal"},
     "refused": {"v", "type", "reason", "rule"},
     "bye": {"v", "type", "reason"},
     "notice": {"v", "type", "text"},

@@ -21,7 +21,7 @@ def test_a_dropped_player_takes_their_seat_back_from_the_lobby_and_a_bot_played_
     monkeypatch.setenv("DOMINOES_HOME", str(home))
     keys = Keys(home)
     seats = (TableSeat("human", "alice"), TableSeat("open"), TableSeat("bot", "Seat 3", "easy"))
-    table = create_table("moon", seats, {}, "alice", seed=3, limits=ServerLimits(takeover=0.5))
+    table = create_table("moon", seats, {}, "alice", limits=ServerLimits(takeover=0.5))
 
     async def run() -> None:
         async with running_door(home, keys) as door:

@@ -196,3 +196,11 @@ def test_a_session_runs_the_lobby_with_the_players_folder_and_the_servers_tables
     assert environment["DOMINOES_SERVER_HOME"] == str(home) and environment["DOMINOES_SERVED"] == "1"
     with pytest.raises(ValueError, match="unknown command 'sh'"):
         lobby_session("alice", home, command="sh")
+
+
+def test_a_session_takes_its_window_size_from_its_pty_not_the_servers_environment(home):
+    # A server started where COLUMNS and LINES are exported (by a shell, or a test runner's
+    # workers) drew every browser session at that size, whatever the page's window.
+    _, environment = lobby_session("alice", home, base={"COLUMNS": "80", "LINES": "24", "LANG": "C.UTF-8"})
+    assert "COLUMNS" not in environment and "LINES" not in environment
+    assert environment["LANG"] == "C.UTF-8"

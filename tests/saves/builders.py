@@ -43,10 +43,13 @@ def random_match(game_name: str, rng: random.Random, max_events: int = 300, fini
     players = rng.randint(game.min_players, game.max_players)
     seats = random_seats(players, rng)
     options = {spec.name: random_option(spec, players, rng) for spec in game.option_specs}
+    # Half of them dealt from a secret (as a match started without a seed is), half from a seed.
+    chance: dict[str, Any] = {"secret": rng.randbytes(32)} if rng.random() < 0.5 else {}
+    seed = None if chance else rng.randrange(2**63)
     try:
-        match = Match(game_name, players, options, seats, rng.randrange(2**63))
+        match = Match(game_name, players, options, seats, seed, **chance)
     except ValueError:  # options that are each valid but not together: the defaults then
-        match = Match(game_name, players, {}, seats, rng.randrange(2**63))
+        match = Match(game_name, players, {}, seats, seed, **chance)
     for _ in range(max_events if finish else rng.randint(0, max_events)):
         state = match.state
         if state.over:

@@ -10,6 +10,7 @@ from core import Match, Seat
 from saves.body import body_of
 from saves.codec import decode
 from saves.format import MAGIC, pack_body, wrap
+from saves.migrations import FORMAT_VERSION
 from saves.record import SavedMatch
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "save-format.md").read_text()
@@ -23,13 +24,14 @@ def example() -> bytes:
         match.apply(match.legal_moves()[0])
     assert match.undo() and match.cursor == 2
     record = SavedMatch("3f9a2c1b7e40", match, 1764424800, 1764425112)
-    return wrap(pack_body(body_of(record)), 1, "0.1.0")  # the version the example names
+    return wrap(pack_body(body_of(record)), FORMAT_VERSION, "0.1.0")  # the version the example names
 
 
 def test_the_annotated_example_is_byte_for_byte_what_is_written():
     data = example()
     assert f"is {len(data)} bytes" in DOC
-    assert data.startswith(MAGIC) and data[8:16].hex(" ") == "00 01 05 30 2e 31 2e 30"
+    assert FORMAT_VERSION == 2 and f"format version {FORMAT_VERSION}" in DOC
+    assert data.startswith(MAGIC) and data[8:16].hex(" ") == "00 02 05 30 2e 31 2e 30"
     assert f"\n{data[-4:].hex(' ')}  " in DOC  # the checksum line
     body = json.loads(re.search(r"```json\n(.*?)```", DOC, re.S).group(1))
     assert body == body_of(decode(data))

@@ -16,7 +16,7 @@ def test_a_file_from_a_newer_version_is_refused_with_both_formats_named():
         decode(data)
     assert caught.value.reason == (
         f"written by a newer version (format {FORMAT_VERSION + 2}, dominoes 0.1.0); "
-        f"this version reads format {FORMAT_VERSION}"
+        f"this version reads formats 1 to {FORMAT_VERSION}"
     )
 
 

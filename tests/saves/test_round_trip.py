@@ -66,8 +66,9 @@ def test_a_complete_match_round_trips_and_resumes_its_redo_tail(game_name):
     original = random_match(game_name, rng, max_events=100_000, finish=True)
     original.cursor = len(original.events)
     assert original.state.over
-    while original.cursor > len(original.events) // 2 and original.undo():
-        pass
+    # Half the match as a redo tail (set, not undone: at a table of several humans undo stops at
+    # the end of the last round, whose hands have been shown).
+    original.cursor = len(original.events) // 2
     assert original.can_redo()
     loaded = decode(encode(record_of(original))).match
     assert_same_match(loaded, original)

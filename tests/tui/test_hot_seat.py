@@ -184,3 +184,66 @@ async def test_undo_of_ones_own_move_while_a_bot_thinks_asks_nobody():
         await wait_until(pilot, lambda: human_turn(app))
         assert match.cursor == decision and match.state.to_move == mover
         assert not isinstance(app.screen, PassScreen) and table(app).viewer == mover
+
+
+async def test_undo_never_goes_back_into_a_round_whose_hands_were_shown():
+    """With two humans at the keyboard the round-over screen offers no undo, and says why when asked;
+    in the next round an undo that would cross that end is refused with the same line."""
+    settings = quick_settings(kinds=("human", "human", "bot:easy"), names=("Ana", "Ben", "Cy"), seed=5, rounds=2)
+    app = quick_app(settings)
+    refusal = "Undo stops at the end of round 1: its hands have been shown to every player, so it is not played again."
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_turns(pilot, 200)
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
+        match = match_of(app)
+        hint = app.screen.query_one("#round-hint")
+        assert "u: undo" not in str(hint.render())
+        cursor = match.cursor
+        await pilot.press("u")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundOverScreen) and str(hint.render()) == refusal
+        assert match.cursor == cursor
+        await pilot.press("enter")  # round 2 is dealt
+        while not (human_turn(app) and match.state.round == 2):
+            await wait_until(pilot, lambda: human_turn(app) or isinstance(app.screen, PassScreen))
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+        cursor = match.cursor
+        await pilot.press("u")
+        await pilot.pause()
+        assert match.cursor == cursor and not match.undid_revealed_round
+        assert str(table(app).query_one("#notice").render()) == refusal
+
+
+async def test_against_bots_alone_undo_at_the_round_over_screen_takes_back_the_last_move_and_marks_the_match():
+    from saves.listing import format_listing
+
+    app = quick_app(quick_settings(kinds=("human", "bot:easy", "bot:easy"), seed=5, rounds=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_turns(pilot, 200)
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
+        assert "u: undo the last move" in str(app.screen.query_one("#round-hint").render())
+        await pilot.press("u")
+        await wait_until(pilot, lambda: human_turn(app))
+        match = match_of(app)
+        assert match.state.round == 1 and not match.state.chance and match.undid_revealed_round
+        assert "practice: an undo went back into a round whose hands had been shown" in format_listing(app.store)
+
+
+async def test_moons_bid_dialog_says_why_undo_stops_at_the_end_of_the_hand_before():
+    from core import Seat
+    from tests.core.test_undo_keeps_secrets import play_to_round_two
+    from tui.screens.moon_dialogs import MoonDialog
+
+    match = play_to_round_two([Seat("Ana"), Seat("Ben"), Seat("Cy", "bot", "easy")], "moon")
+    assert match.state.phase == "bidding"
+    app = DominoesApp(match=match, preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, PassScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MoonDialog))
+        await pilot.press("u")
+        await pilot.pause()
+        note = str(app.screen.query_one("#dialog-note").render())
+        assert isinstance(app.screen, MoonDialog)
+        assert note.startswith("Undo stops at the end of hand 1: its hands have been shown to every player")

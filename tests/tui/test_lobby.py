@@ -118,6 +118,32 @@ async def test_the_new_table_form_gives_the_first_seat_to_its_maker():
         assert app.screen.seat_choices()[0][1] == "human"  # an open seat for a person
 
 
+async def test_the_new_table_form_offers_a_seed_only_while_no_seat_is_open_for_another_player():
+    """A chosen seed is practice against bots: where another player sits, nobody may know the deals."""
+    from textual.widgets import Select
+
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#players", Select).value = 2
+        await pilot.pause()
+        screen.query_one("#kind-1", Select).value = "bot:easy"
+        await pilot.pause()
+        row = screen.query_one("#seed-row")
+        assert row.display and screen.seed_allowed()
+        screen.query_one("#seed", Input).value = "42"
+        assert screen.read_settings().seed == 42  # practice against a bot: the same deals again
+        screen.query_one("#kind-1", Select).value = "human"  # an open seat
+        await pilot.pause()
+        assert not row.display and not screen.seed_allowed()
+        assert screen.read_settings().seed is None  # what was typed before is not used
+        screen.query_one("#kind-1", Select).value = "bot:medium"
+        await pilot.pause()
+        assert row.display
+
+
 def test_the_lobby_command_refuses_a_bad_name_in_one_line(capsys):
     assert main(["lobby", "--name", " "]) == 2
     err = capsys.readouterr().err

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from core import Seat
+from core import Match, Seat
 from core.moves import Deal
 from core.review import ReviewSettings
 from saves import SaveStore
 from saves.record import SavedMatch
+from tests.core.test_review import stopped_in_round_two
 from tests.tui.conftest import finished_round, wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
@@ -24,6 +25,7 @@ from tui.review_session import ReviewSession
 from tui.screens import review as review_screen
 from tui.screens.game_over import GameOverScreen
 from tui.screens.load import LoadScreen
+from tui.screens.pass_device import PassScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
@@ -221,21 +223,64 @@ async def test_the_load_screen_cannot_review_a_damaged_save(private_home):
         assert app.screen is screen
 
 
-async def test_a_first_review_is_weighed_in_the_background_and_a_round_in_play_shows_only_the_seats_hand():
+async def test_a_first_review_is_weighed_in_the_background():
     match = finished_round(seed=4)
-    deals = [i for i, event in enumerate(match.events) if type(event) is Deal]
-    match.cursor = deals[0] + 12  # part way through the only round
     app = DominoesApp(preferences=Preferences(bot_speed="instant"))
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(ReviewScreen(match, None, None, seat=2, settings=SETTINGS))
         await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.session is not None)
         assert not app.screen.session.complete  # nothing kept: weighed now, in the worker processes
         screen = await reviewed(pilot)
-        assert screen.end == deals[0] + 12 and screen.session.path is None
+        assert screen.end == match.cursor and screen.session.path is None
+        assert screen.reviews and max(screen.reviews) < screen.end
+
+
+@pytest.mark.parametrize("game", ["chicken-foot", "doubles", "moon"])
+async def test_the_round_in_play_is_not_reviewed_and_is_named(game):
+    match = stopped_in_round_two(game)
+    second = max(i for i, event in enumerate(match.events) if type(event) is Deal)
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=0, settings=ReviewSettings(seed=2, worlds=2)))
+        screen = await reviewed(pilot)
+        # Nothing of the round in play: the review ends where round 1 ended, before the next deal.
+        assert screen.end == second and screen.match.events == match.events[:second]
+        assert screen.reviews and max(screen.reviews) < second
+        await pilot.press("end")
+        word = "Hand" if game == "moon" else "Round"
+        assert f"{word} 2 is still being played: it is reviewed once it is over." in side_text(screen)
+        # No position tells a move of round 2 (one that reads as no move of round 1 does).
+        told = {words(match, i) for i in range(second)}
+        round_two = {words(match, i) for i in range(second + 1, match.cursor)} - told
+        assert round_two
         for _ in range(screen.end + 1):
-            assert "Every hand" not in side_text(screen)
+            assert not any(line in side_text(screen) for line in round_two)
             await pilot.press("left")
-        assert screen.query_one(ReviewHand).tiles == match.state_at(0).hands[2]
+
+
+def words(match: Match, index: int) -> str:
+    return match.game.describe_move(match.state_at(index), match.events[index], match.names)
+
+
+async def test_with_two_humans_at_the_keyboard_the_review_opens_behind_the_pass_screen(private_home):
+    match = finished_round(seed=4)
+    match.seats = (Seat("Ana"), Seat("Ben"), *match.seats[2:])
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.show_review(match, seat=1)
+        await wait_until(pilot, lambda: isinstance(app.screen, PassScreen))
+        assert "Pass to Ben" in str(app.screen.query_one("#pass-message").render())
+        assert isinstance(app.screen_stack[-2], ReviewScreen)  # the review is behind it
+        await pilot.press("enter")
+        screen = await reviewed(pilot)
+        assert screen.seat == 1
+        await pilot.press("s")  # Cy, a bot: nobody to pass to
+        await pilot.pause()
+        assert app.screen is screen and screen.seat == 2
+        for _ in range(2):
+            await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, PassScreen))  # back to Ana: passed to her first
+        assert "Pass to Ana" in str(app.screen.query_one("#pass-message").render())
 
 
 # -- how it looks, at 80x24 ------------------------------------------------------------------------
@@ -260,9 +305,9 @@ def test_snapshot_the_end_of_the_round_shows_every_hand(snap_compare, store):
 
 
 def test_snapshot_a_moon_decision(snap_compare, private_home):
-    from tests.core.test_review import easy_match
+    from tests.core.test_review import easy_match, to_a_round_end
 
-    match = easy_match("moon", 3, seed=3, events=20)
+    match = to_a_round_end(easy_match("moon", 3, seed=3, events=20))  # a hand in play is not reviewed
     match.seats = (Seat("Ana"), *match.seats[1:])
     store = SaveStore(private_home / "saves")
     store.save(SavedMatch("moon", match, 1, 1))

@@ -1,5 +1,6 @@
-"""Game over: who won and by which rule, the standings, every round's scores, the seed; rematch or
-a new match."""
+"""Game over: who won and by which rule, the standings, every round's scores, where the deals came
+from (the secret, shown now the match is over, or the seed; at a joined table, the check of its
+deals against the commitment it sent at the start); rematch or a new match."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from core import Match
+from core.chance import SHORT_COMMITMENT
+from tui.fair_check import FairCheck
 from tui.host import host
 from tui.outcome import Outcome, Standing, outcome
 from tui.presentation import scorepad_extras
@@ -42,6 +45,9 @@ def standings_text(rows: list[Standing]) -> Text:
         line.append(" " * (width - len(row.name)) + f" {row.total:>5}")
         text.append_text(line)
     return text
+
+
+REVEAL_POLL = 0.2  # seconds between looks for a joined table's revealed match
 
 
 class GameOverScreen(Screen[str]):
@@ -78,22 +84,58 @@ class GameOverScreen(Screen[str]):
         yield Footer()
 
     def footnote(self, scrolls: bool = False) -> str:
-        parts = [f"Seed {self.match.seed} · r: a rematch with a new deal"] if self.match is not None else []
+        """Where the deals came from (the secret, now the match is over, or the seed; at a joined
+        table, the check of its deals), the rematch key, and the scroll keys."""
+        lines: list[str] = []
+        parts: list[str] = []
+        match = self.match
+        if match is not None:
+            if match.secret is not None:
+                lines.append(f"Secret {match.secret.hex()}")
+                parts.append(f"Commitment {(match.commitment or '')[:SHORT_COMMITMENT]}")
+            elif match.seed is not None:
+                parts.append(f"Seed {match.seed}")
+            parts.append("r: a rematch with a new deal")
+        else:
+            check = self.fair_check()
+            if check is not None:
+                lines += check.lines
+            elif getattr(self.table, "commitment", None) is not None:
+                lines.append("Waiting for the table's secret, to check the deals…")
         if scrolls:
             parts.append("↑ ↓ PgUp PgDn: every round")
-        return " · ".join(parts)
+        if parts:
+            lines.append(" · ".join(parts))
+        return "\n".join(lines)
+
+    def fair_check(self) -> FairCheck | None:
+        """A joined table's check of its deals, once it has revealed the match."""
+        check = getattr(self.table, "fair_check", None)
+        return check() if callable(check) else None
 
     def on_mount(self) -> None:
         rounds = self.query_one("#score-rounds", VerticalScroll)
         rounds.focus()  # End, PageUp and the arrows scroll the rounds at once
         self.call_after_refresh(self._show_the_last_rounds)
+        if self.match is None and self.fair_check() is None and getattr(self.table, "commitment", None) is not None:
+            self._waiting = self.set_interval(REVEAL_POLL, self._look_for_reveal)
+
+    def _look_for_reveal(self) -> None:
+        """The table reveals the match just after its last move: show its check when it comes."""
+        if self.fair_check() is not None:
+            self._waiting.stop()
+            self._refresh_footnote()
+
+    def _refresh_footnote(self) -> None:
+        rounds = self.query_one("#score-rounds", VerticalScroll)
+        self.query_one("#over-seed", Static).update(self.footnote(scrolls=rounds.max_scroll_y > 0))
 
     def _show_the_last_rounds(self) -> None:
         """The hand that decided the match is the last: start there, just above the totals."""
         rounds = self.query_one("#score-rounds", VerticalScroll)
         if rounds.max_scroll_y > 0:
             rounds.scroll_end(animate=False, immediate=True)
-            self.query_one("#over-seed", Static).update(self.footnote(scrolls=True))
+            self._refresh_footnote()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters == ("rematch",):

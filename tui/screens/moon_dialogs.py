@@ -29,6 +29,8 @@ class History(Protocol):
 
     def can_undo(self) -> bool: ...
 
+    def undo_refusal(self) -> str | None: ...
+
     def can_redo(self) -> bool: ...
 
 
@@ -145,7 +147,8 @@ class MoonDialog(ModalScreen[Move | str | None]):
         if can:
             self.dismiss(which)
         else:
-            self.say(f"Nothing to {which}.\n{self.note}")  # the keys stay in sight
+            refusal = history.undo_refusal() if history is not None and which == UNDO else None
+            self.say(f"{refusal or f'Nothing to {which}.'}\n{self.note}")  # the keys stay in sight
 
     def say(self, words: str, kind: str = "") -> None:
         note = self.query_one("#dialog-note", Static)

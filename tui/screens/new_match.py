@@ -88,7 +88,7 @@ class NewMatchScreen(Screen[None]):
                     )
             yield Static("Rule options", classes="form-heading")
             yield Vertical(id="options")
-            with Horizontal(classes="form-row"):
+            with Horizontal(classes="form-row", id="seed-row"):
                 yield Label("Seed", classes="form-label")
                 yield Input(placeholder="random", type="integer", compact=True, id="seed")
             yield Static("", id="new-error")
@@ -99,6 +99,10 @@ class NewMatchScreen(Screen[None]):
 
     def seat_choices(self) -> list[tuple[str, str]]:
         return seat_choices()
+
+    def seed_allowed(self) -> bool:
+        """Whether the form offers a seed (for practice: the same deals again)."""
+        return True
 
     def _player_choices(self) -> list[tuple[str, int]]:
         game = get_game(self.game_name)
@@ -202,7 +206,7 @@ class NewMatchScreen(Screen[None]):
                 options[spec.name] = spec.parse(str(control.value), players)
             else:
                 options[spec.name] = spec.parse(control.value, players)  # type: ignore[attr-defined]
-        seed_text = self.query_one("#seed", Input).value.strip()
+        seed_text = self.query_one("#seed", Input).value.strip() if self.seed_allowed() else ""
         try:
             seed = int(seed_text) if seed_text else None
         except ValueError:

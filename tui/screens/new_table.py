@@ -1,13 +1,15 @@
 """Opening a table: the new-match form, where a seat is yours, open for whoever joins, or a bot's.
 
 The table is a `dominoes host` process of its own (it goes on when its maker leaves); once it is
-up, its maker joins it at the first seat.
+up, its maker joins it at the first seat. A seed (the same deals again, for practice) is offered
+only while every other seat is a bot's: once a seat is open for another player, the table deals
+from a secret its process draws, which its maker never sees.
 """
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.widgets import Input, Label, Select, Static
 
 from core.bots import BOT_LEVELS
@@ -41,6 +43,16 @@ class NewTableScreen(NewMatchScreen):
             # An open seat takes the name of whoever joins it; a bot keeps the name given here.
             self.query_one(f"#name-{seat}", Input).placeholder = "joiner's name"
         self.query_one("#start").label = "Open the table"  # type: ignore[attr-defined]
+        self._show_seed()
+
+    def seed_allowed(self) -> bool:
+        """No seed once any seat is open for another player: nobody may know the deals there."""
+        kinds = [self.query_one(f"#kind-{seat}", Select).value for seat in range(1, self.players)]
+        return OPEN not in kinds
+
+    @on(Select.Changed)
+    def _show_seed(self) -> None:
+        self.query_one("#seed-row").display = self.seed_allowed()
 
     def action_start(self) -> None:
         if self.starting:

@@ -14,9 +14,10 @@ import contextlib
 
 from textual import work
 
+from core.chance import SHORT_COMMITMENT
 from core.moves import Move
 from net.client import TableClient
-from net.messages import Closed, Notice, Refused, Snapshot, UndoAsked, UndoResult
+from net.messages import Closed, Notice, Refused, Revealed, Snapshot, UndoAsked, UndoResult
 from tui.host import host
 from tui.remote_table import RemoteTable
 from tui.screens.moon_dialogs import MoonDialog
@@ -38,6 +39,10 @@ class RemoteTableScreen(BaseTableScreen):
 
     def on_mount(self) -> None:
         self.listen()  # Textual calls the base class's on_mount too (it focuses the hand and draws)
+        commitment = self.remote.commitment
+        if commitment is not None:
+            short = commitment[:SHORT_COMMITMENT]
+            self.set_notice(f"Deals committed to {short}; the secret comes at the end, to check.")
 
     # -- events from the server ----------------------------------------------------------------------
     @work(exclusive=True, group="listen")
@@ -47,7 +52,7 @@ class RemoteTableScreen(BaseTableScreen):
                 return
             self.take(event)
 
-    def take(self, event: Snapshot | Refused | UndoAsked | UndoResult | Notice | Closed) -> None:
+    def take(self, event: Snapshot | Refused | UndoAsked | UndoResult | Notice | Revealed | Closed) -> None:
         if isinstance(event, Snapshot):
             if event is not self.remote.snapshot:  # the first one came with the welcome
                 self.remote.update(event)
@@ -60,6 +65,8 @@ class RemoteTableScreen(BaseTableScreen):
             self.ask_undo(event.by)
         elif isinstance(event, UndoResult):
             self.undo_settled(event)
+        elif isinstance(event, Revealed):
+            pass  # kept by the client: the game-over screen checks the deals with it
         elif isinstance(event, Notice):
             text = event.text[:1].upper() + event.text[1:]
             self.app.notify(text, title="From the table", severity="warning", timeout=12, markup=False)

@@ -4,9 +4,11 @@ seat's decisions judged against the best move found (see core/review), and "play
 A position is an event index: at position p the board and hand are as they were just before event
 p, the event itself is told beside them, and at a decision of the reviewed seat its verdict, the
 better move (marked on the board and in the hand) and the reason. The last position is the match
-as it stands. Every hand is shown once its round is over (as `dominoes saves show` does), never in
-the round still in play. The review is weighed in worker processes, started by a thread, and kept
-beside the save; what is already weighed shows at once, the rest as it comes.
+as it stands at the end of its last round that is over: the round in play is not reviewed (nothing
+of it is shown: it is named as reviewed once it is over), and every hand shown is of a round that
+is over (as `dominoes saves show` does). With several humans at one keyboard the screen opens
+behind the pass screen of the seat it reviews. The review is weighed in worker processes, started
+by a thread, and kept beside the save; what is already weighed shows at once, the rest as it comes.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from textual.widgets import Static
 
 from core import Match
 from core.moves import Deal, Discard, Move, Play
-from core.review import DecisionReview, ReviewSettings, branch, summarise
+from core.review import DecisionReview, ReviewSettings, branch, in_play_note, reviewed_end, summarise
 from core.review.verdicts import THRESHOLDS, unit
 from core.tiles import Tile
 from tui.host import host
@@ -47,9 +49,17 @@ REVIEW_SETTINGS = ReviewSettings()  # the command's defaults: 0.2 s a decision, 
 
 
 def copy_of(match: Match) -> Match:
-    """The match as it stands (no undone tail), apart from the one being played."""
+    """The match up to the end of its last round that is over (no undone tail, nothing of the round
+    in play), apart from the one being played."""
     return Match(
-        match.game_name, match.players, dict(match.options), match.seats, match.seed, match.events[: match.cursor]
+        match.game_name,
+        match.players,
+        dict(match.options),
+        match.seats,
+        match.seed,
+        match.events[: reviewed_end(match)],
+        secret=match.secret,
+        commitment=match.commitment,
     )
 
 
@@ -100,6 +110,7 @@ class ReviewScreen(Screen[None]):
         (of the match, if None)."""
         super().__init__()
         self.match = copy_of(match)
+        self.in_play = in_play_note(match)  # the round in play, named as not reviewed yet
         self.match_id = match_id or "unsaved"
         self.path = path
         self.jobs = jobs
@@ -169,6 +180,16 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         self.redraw()
         self.think(self.generation, None)
+        self.pass_to_seat()
+
+    def pass_to_seat(self) -> None:
+        """Several humans at one keyboard: the review of a human seat waits behind that player's
+        pass screen, as the table does."""
+        if self.match.shared and not self.match.seats[self.seat].is_bot:
+            from tui.screens.pass_device import PassScreen
+
+            name = self.names[self.seat]
+            self.app.push_screen(PassScreen(name, f"Next: the review of {name_s(name)} decisions."))
 
     def on_unmount(self) -> None:
         self.closed = True
@@ -265,6 +286,8 @@ class ReviewScreen(Screen[None]):
         if self.session is None:
             return Text("Opening the review…", style="italic")
         summary = summarise(self.seat, mine)
+        if not summary.decisions and self.in_play is not None and not self.end:
+            return Text("No round is over yet: nothing to review.", style="italic")
         text = Text(f"{summary.decisions} decisions · mean loss {summary.mean_loss:.2f} · ")
         flawed = [(verdict, count) for verdict, count in summary.verdicts.items() if verdict != "best" and count]
         if not flawed:
@@ -312,7 +335,7 @@ class ReviewScreen(Screen[None]):
         text = Text()
         if position >= self.end:
             text.append(self.ending(state), style="bold")
-            if state.chance or state.over:
+            if state.round and (state.chance or state.over):
                 text.append("\n" + self.points(state))
         else:
             event = match.events[position]
@@ -375,9 +398,10 @@ class ReviewScreen(Screen[None]):
         if state.over:
             winners = [self.names[seat] for seat in state.winners]
             return "Game over: " + " and ".join(winners) + (" win." if len(winners) > 1 else " wins.")
-        if state.chance and state.round:
-            return self.round_over_line(state) + " The match stops here."
-        return "The match stands here: this round is still in play."
+        over = f"{self.round_over_line(state)} " if state.chance and state.round else ""
+        if self.in_play is not None:
+            return over + self.in_play[0].upper() + self.in_play[1:] + "."
+        return over + "The match stops here."
 
     def other_hands(self, state: Any) -> Text | None:
         """Every other hand, once the round is over (never while it is in play)."""
@@ -448,6 +472,7 @@ class ReviewScreen(Screen[None]):
         self.session.cancel()
         self.session.set_seats([self.seat])
         self.think(self.generation, self.session)
+        self.pass_to_seat()
 
     def action_play_from_here(self) -> None:
         if not self.is_seat_decision(self.position):

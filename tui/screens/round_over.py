@@ -63,6 +63,8 @@ class RoundOverScreen(ModalScreen[str]):
         self.view = table.view()  # as the round ended: a remote table may deal the next one meanwhile
         self.match: Match | None = getattr(table, "match", None)  # a local table's whole match
         self.viewer = table.viewer
+        self.can_undo = table.can_undo()
+        self.undo_refusal = table.undo_refusal()  # a round's end stops undo at a shared table
 
     def compose(self) -> ComposeResult:
         view = self.view
@@ -71,7 +73,8 @@ class RoundOverScreen(ModalScreen[str]):
             yield DataTable(id="reveal", cursor_type="none", show_cursor=False)
             following = "hand" if self.game_name == "moon" else "round"
             hint = "Enter: the final scores" if view.over else f"Enter: deal the next {following}"
-            yield Static(Text(f"{hint} · u: undo the last move", style="dim"), id="round-hint")
+            undo = " · u: undo the last move" if self.can_undo else ""
+            yield Static(Text(f"{hint}{undo}", style="dim"), id="round-hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -108,6 +111,10 @@ class RoundOverScreen(ModalScreen[str]):
         self.dismiss("next")
 
     def action_undo(self) -> None:
+        if not self.can_undo:
+            why = self.undo_refusal or "Nothing to undo."
+            self.query_one("#round-hint", Static).update(Text(why, style="bold"))
+            return
         self.dismiss("undo")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

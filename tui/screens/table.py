@@ -198,8 +198,8 @@ class TableScreen(BaseTableScreen):
     # -- the keys of a match at this keyboard ------------------------------------------------------
     def action_undo(self) -> None:
         point = self.match.undo_point()
-        if point is None:
-            self.set_notice("Nothing to undo.")
+        if point is None or not self.match.can_undo():
+            self.set_notice(self.match.undo_refusal() or "Nothing to undo.")
             return
         owner = self.match.state_at(point).to_move
         if self.hot_seat and owner != self.passed_to:

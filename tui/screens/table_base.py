@@ -353,7 +353,7 @@ class BaseTableScreen(Screen[None]):
     def action_why_not(self, action: str) -> None:
         """A key whose action cannot run now (greyed out in the footer) says why in the notice."""
         if action == "undo":
-            self.set_notice("Nothing to undo.")
+            self.set_notice(self.table.undo_refusal() or "Nothing to undo.")
         elif action == "redo":
             self.set_notice("Nothing to redo.")
         elif action in ("draw", "pass_turn") and board_kind(self.game_name) == "tricks":
