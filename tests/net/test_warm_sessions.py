@@ -35,6 +35,12 @@ def held(pid: int) -> set[str]:
     return found
 
 
+def environment_of(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as environ:
+        pairs = [entry.decode(errors="replace").partition("=") for entry in environ.read().split(b"\0") if entry]
+    return {name: value for name, _, value in pairs}
+
+
 async def until(check, what: str, timeout: float = TIMEOUT) -> None:
     for _ in range(int(timeout / 0.05)):
         if check():
@@ -270,5 +276,30 @@ def test_with_spawn_a_browser_session_starts_with_its_socket_as_before(home: Pat
             (session,) = door.active
             assert parent_of(session.child.process.pid) == os.getpid()
             assert door.warm.zygote is None
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_forked_session_takes_its_window_size_from_its_pty_not_from_the_servers_columns_and_lines(home: Path):
+    # A server started where COLUMNS and LINES are exported (a shell, a test runner's workers) must
+    # not pass them to the zygote or to a session forked from it: the interface reads them before
+    # asking its terminal, and would draw every session at that size whatever the player's window.
+    exported = {**os.environ, "COLUMNS": "80", "LINES": "24"}
+
+    async def run() -> None:
+        async with running_web_door(home, environment=exported) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            screen = await open_screen(client, (100, 30))
+            await screen.wait_for("signed in as Ann")
+            (session,) = door.active
+            process = session.child.process
+            assert parent_of(process.pid) == door.warm.zygote.process.pid  # forked, not spawned
+            # The zygote was started without them (/proc shows the environment a process was
+            # started with; a forked session's own is only seen in what it draws) ...
+            assert not {"COLUMNS", "LINES"} & set(environment_of(door.warm.zygote.process.pid))
+            # ... and the session draws down to its window's last row, 30, not the server's 24.
+            await until(lambda: b"\x1b[30;" in screen.received, "the lobby drawn on the window's 30th row")
+            await screen.keys("q")
+            await screen.wait_closed()
 
     asyncio.run(asyncio.wait_for(run(), 120))
