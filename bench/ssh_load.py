@@ -42,6 +42,7 @@ from tui.preferences import FILE_NAME, Preferences, save_preferences
 
 SIZE = (80, 24)
 LOBBY_TIMEOUT = 120.0  # seconds a session's lobby may take to show on a loaded machine
+TAIL = 4000  # bytes of a terminal's last output kept, to say why a session failed
 
 
 class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -56,8 +57,9 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
     def data_received(self, data: bytes, datatype: object) -> None:
         self.bytes += len(data)
         self.writes += 1
-        self.tail = (self.tail + data)[-4000:]
-        if not self.lobby.is_set() and drawn(self.tail, self.words):
+        seen = self.tail + data  # a whole frame may come in one piece longer than the tail
+        self.tail = seen[-TAIL:]
+        if not self.lobby.is_set() and drawn(seen, self.words):
             self.lobby.set()
 
     def connection_lost(self, exc: Exception | None) -> None:

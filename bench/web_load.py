@@ -45,6 +45,7 @@ from tui.preferences import FILE_NAME, Preferences, save_preferences  # noqa: E4
 
 SIZE = (80, 24)
 LOBBY_TIMEOUT = 120.0  # seconds a session's lobby may take to show on a loaded machine
+TAIL = 4000  # bytes of a terminal's last output kept, to say why a session failed
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 WINDOW = {"width": 1000, "height": 640}
@@ -90,17 +91,22 @@ class Session:
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.bytes += len(message.data)
                 self.writes += 1
-                self.tail = (self.tail + message.data)[-4000:]
-                if not self.lobby.is_set() and drawn(self.tail, self.words):
+                seen = self.tail + message.data  # a whole frame may come in one piece longer than the tail
+                self.tail = seen[-TAIL:]
+                if not self.lobby.is_set() and drawn(seen, self.words):
                     self.lobby.set()
         self.closed = True
         self.lobby.set()
 
-    async def drawn(self, words: str) -> None:
+    def expect(self, words: str) -> None:
+        """From now on, `lobby` is set once `words` are drawn (after the output so far)."""
         self.words = words
         self.lobby.clear()
-        if drawn(self.tail, words) or self.closed:
+        if self.closed:
             self.lobby.set()
+
+    async def drawn(self) -> None:
+        """Until what it expects is drawn (seen already, for the lobby it expects from the start)."""
         await asyncio.wait_for(self.lobby.wait(), LOBBY_TIMEOUT)
 
     async def close(self) -> None:
@@ -151,7 +157,7 @@ class WebDoor:
             f"{self.base}/ws?width={SIZE[0]}&height={SIZE[1]}", headers={"Origin": self.base}
         )
         session = Session(websocket, client)
-        await session.drawn(LOBBY)
+        await session.drawn()
         elapsed = time.perf_counter() - started
         await session.close()
         return elapsed
@@ -171,11 +177,12 @@ class WebDoor:
 
     async def open(self, count: int, watching: bool, speed: str) -> list[Any]:
         sessions = [await self._session(f"p{index}", speed) for index in range(count)]
-        await asyncio.gather(*(session.drawn(LOBBY) for session in sessions))
+        await asyncio.gather(*(session.drawn() for session in sessions))
         if watching:
             for session in sessions:
+                session.expect(TABLE)
                 await session.websocket.send_str(json.dumps(["stdin", "w"]))  # watch bots play
-            await asyncio.gather(*(session.drawn(TABLE) for session in sessions))
+            await asyncio.gather(*(session.drawn() for session in sessions))
         return sessions
 
     async def close(self, sessions: list[Any]) -> None:
