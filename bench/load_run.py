@@ -51,7 +51,7 @@ def children(pid: int) -> list[int]:
 def is_zygote(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return b"net.zygote" in handle.read().split(b"\0")
+            return b"cli.zygote" in handle.read().split(b"\0")
     except OSError:
         return False
 

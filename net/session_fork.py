@@ -1,4 +1,4 @@
-"""The door's side of the warm session server (`net.zygote`): sessions forked from a prepared process.
+"""The door's side of the warm session server (`cli.zygote`): sessions forked from a prepared process.
 
 `WarmSessions.launch` is how the SSH and web doors start a session: a pty of its own and the
 player's lobby in it, forked from the zygote (a few milliseconds) when one is ready, spawned as a
@@ -27,9 +27,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from net.control_channel import close_all, receive, send
 from net.player_sessions import child_environment
 from net.pty_session import PtyProcess, open_pty, spawn_in_pty
-from net.zygote import close_all, receive, send
 
 READY_TIMEOUT = 60.0  # seconds the zygote may take to import everything (a busy machine)
 FORK_TIMEOUT = 10.0  # seconds it may take to answer a request before it is taken for hung
@@ -122,7 +122,7 @@ class Zygote:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "net.zygote",
+                "cli.zygote",
                 str(theirs.fileno()),
                 pass_fds=[theirs.fileno()],
                 stdin=asyncio.subprocess.DEVNULL,

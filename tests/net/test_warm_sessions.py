@@ -1,5 +1,5 @@
 """Sessions forked from the doors' warm process: what a spawned session was, and nothing shared that
-must not be (net.session_fork, net.zygote). asyncssh and browser-protocol clients on loopback
+must not be (net.session_fork, cli.zygote). asyncssh and browser-protocol clients on loopback
 against the real doors, whose sessions run the real lobby."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The warm session server (`python -m net.zygote`) on its own: what it holds once ready, and what it
+"""The warm session server (`python -m cli.zygote`) on its own: what it holds once ready, and what it
 makes of requests sent down its control channel, as a door sends them."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from net.zygote import SessionRequest, differs_at_import, receive, send
+from cli.zygote import SessionRequest, differs_at_import
+from net.control_channel import receive, send
 from tests.net.ssh_client import plain
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -28,7 +29,7 @@ class Zygote:
     def __init__(self, environment: dict[str, str]) -> None:
         self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "net.zygote", str(theirs.fileno())],
+            [sys.executable, "-m", "cli.zygote", str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -16,12 +16,12 @@ TILE = re.compile(r"\[\d\|\d\]")
 
 
 def server_children(server: WebServer) -> list[str]:
-    """The server's child processes but its warm session server (`net.zygote`), and that one's:
+    """The server's child processes but its warm session server (`cli.zygote`), and that one's:
     the sessions it has started."""
     found = []
     for pid in children(server.process.pid):
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            zygote = b"net.zygote" in handle.read().split(b"\0")
+            zygote = b"cli.zygote" in handle.read().split(b"\0")
         found += children(pid) if zygote else [pid]
     return found
 

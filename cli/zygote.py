@@ -1,6 +1,6 @@
 """The warm session server (a "zygote"): one prepared process the SSH and web doors fork sessions from.
 
-`python -m net.zygote FD` is started by a door (`net.session_fork.WarmSessions`), FD being its end
+`python -m cli.zygote FD` is started by a door (`net.session_fork.WarmSessions`), FD being its end
 of a Unix socket pair (SOCK_SEQPACKET: one JSON message a packet, descriptors passed beside it).
 It imports everything a session needs (Textual, the app and every screen, the engine, the games and
 bots, the lobby's network parts), collects and freezes what it imported (`gc.freeze()`, so the
@@ -28,7 +28,6 @@ import contextlib
 import fcntl
 import gc
 import importlib
-import json
 import locale
 import os
 import pkgutil
@@ -43,7 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-MAX_MESSAGE = 128 * 1024  # bytes of one control message (a session's environment is most of it)
+from net.control_channel import close_all, receive, send
+
 MAX_ARGUMENTS = 64
 READ_AT_IMPORT = ("PYTHON", "TEXTUAL_", "ESCDELAY")  # variables whose value the imported modules keep
 CLI_ENTRY = str(Path(__file__).resolve().parent.parent / "cli" / "__main__.py")  # sys.argv[0] of `python -m cli`
@@ -78,41 +78,6 @@ PRELOAD_MODULES = (
     "concurrent.futures.thread",
     "tty",
 )
-
-
-# -- the control channel (both ends) ---------------------------------------------------------------
-def send(channel: socket.socket, message: Mapping[str, Any], descriptors: Sequence[int] = ()) -> None:
-    """One message, with descriptors passed beside it. OSError if the other end is gone (or, on a
-    non-blocking channel, full: BlockingIOError)."""
-    data = json.dumps(message, separators=(",", ":")).encode()
-    if len(data) > MAX_MESSAGE:
-        raise ValueError(f"a control message of {len(data)} bytes (at most {MAX_MESSAGE})")
-    socket.send_fds(channel, [data], list(descriptors))
-
-
-def receive(channel: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
-    """The next message and the descriptors that came with it; None at the end (the other side
-    closed). ValueError for a message that is not one (too long, not a JSON object): its
-    descriptors are closed."""
-    data, descriptors, flags, _ = socket.recv_fds(channel, MAX_MESSAGE, 2, socket.MSG_CMSG_CLOEXEC)
-    if not data and not descriptors:
-        return None, []
-    try:
-        if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
-            raise ValueError("a control message was cut short")
-        message = json.loads(data)
-        if not isinstance(message, dict):
-            raise ValueError("a control message is not an object")
-    except ValueError:
-        close_all(descriptors)
-        raise
-    return message, descriptors
-
-
-def close_all(descriptors: Sequence[int]) -> None:
-    for descriptor in descriptors:
-        with contextlib.suppress(OSError):
-            os.close(descriptor)
 
 
 # -- the request -------------------------------------------------------------------------------------
@@ -293,7 +258,7 @@ def reopen_standard_streams(encoding: str) -> None:
 
 def main(argv: Sequence[str]) -> int:
     if len(argv) != 2 or not argv[1].isdigit():
-        print("usage: python -m net.zygote FD (started by serve-ssh and serve-web)", file=sys.stderr)
+        print("usage: python -m cli.zygote FD (started by serve-ssh and serve-web)", file=sys.stderr)
         return 2
     zygote = Zygote(socket.socket(fileno=int(argv[1])))
     zygote.prepare()
