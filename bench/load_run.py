@@ -1,8 +1,12 @@
-"""What the load runs of the front doors (bench/ssh_load.py, bench/web_load.py) share: watching N
-sessions for a while, the memory of each session's process tree sampled from /proc, and the report.
+"""What the load runs of the front doors (bench/ssh_load.py, bench/web_load.py) share: a server
+started warm (sessions forked from its zygote) or with --spawn, the cold `dominoes lobby` start in
+a pty to compare logins with, sessions idle in the lobby and sessions watching N at a time, the
+memory of the server's whole process tree and of each session's from /proc, and the report of
+both kinds of server side by side.
 
 A session is anything with `bytes` and `writes` received so far, `closed`, and the `tail` of its
-output (to say why it failed).
+output (to say why it failed). A session's processes are those under a child of the server (a
+spawned session) or under a child of the server's zygote (a forked one).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -41,6 +46,22 @@ def children(pid: int) -> list[int]:
     except OSError:
         pass
     return found
+
+
+def is_zygote(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"cli.zygote" in handle.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def session_roots(server_pid: int) -> list[int]:
+    """The first process of each session: the server's children, and its zygote's."""
+    roots = []
+    for child in children(server_pid):
+        roots += children(child) if is_zygote(child) else [child]
+    return roots
 
 
 def tree(pid: int) -> list[int]:
@@ -74,9 +95,9 @@ def tree_memory(pid: int) -> tuple[int, int, int]:
     return rss, pss, len(pids)
 
 
-def plain_tail(data: bytes) -> str:
+def plain_tail(data: bytes, keep: int = 300) -> str:
     text = re.sub(rb"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])", b" ", data)
-    return " ".join(text.decode("utf-8", "replace").split())[-300:]
+    return " ".join(text.decode("utf-8", "replace").split())[-keep:]
 
 
 async def watch(
@@ -86,13 +107,15 @@ async def watch(
     session) every `every` seconds; the figures, as the load runs report them."""
     count = len(sessions)
     samples: list[list[tuple[int, int, int]]] = []
+    whole: tuple[int, int, int] = (0, 0, 0)
     last = [session.bytes for session in sessions]
     last_output = [time.monotonic()] * count
     longest_silence = [0.0] * count
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         await asyncio.sleep(min(every, max(0.0, deadline - time.monotonic())))
-        samples.append([tree_memory(pid) for pid in children(server_pid)])
+        samples.append([tree_memory(pid) for pid in session_roots(server_pid)])
+        whole = tree_memory(server_pid)
         now = time.monotonic()
         for index, session in enumerate(sessions):
             if session.bytes != last[index]:
@@ -104,6 +127,7 @@ async def watch(
     rates = [s.bytes / seconds / 1024 for s in sessions]
     writes = [s.writes / seconds for s in sessions]
     server_rss, server_pss = memory_kib(server_pid)
+    zygote_pss = sum(memory_kib(pid)[1] for pid in children(server_pid) if is_zygote(pid))
     peak_rss = max((max(r for r, _, _ in sample) for sample in samples if sample), default=0)
     return {
         "alive": sum(1 for s in sessions if not s.closed),
@@ -118,6 +142,9 @@ async def watch(
         "pss_mib_total": round(sum(p for _, p, _ in final) / 1024, 1),
         "server_rss_mib": round(server_rss / 1024, 1),
         "server_pss_mib": round(server_pss / 1024, 1),
+        "zygote_pss_mib": round(zygote_pss / 1024, 1),
+        "tree_pss_mib": round(whole[1] / 1024, 1),
+        "tree_pss_mib_per_session": round(whole[1] / 1024 / count, 1),
         "output_kib_per_s": [round(rate, 1) for rate in rates],
         "writes_per_s": [round(rate, 1) for rate in writes],
         "longest_silence_s": round(max(longest_silence), 1),
@@ -125,21 +152,107 @@ async def watch(
     }
 
 
-def report(result: dict[str, Any], kind: str, ready: str) -> str:
-    """The figures in lines: `kind` of session ("SSH"), what `connect_seconds` measured ("connected")."""
+async def idle_memory(server_pid: int, sessions: int, settle: float) -> dict[str, Any]:
+    """The memory of `sessions` sessions idle in the lobby, after `settle` seconds there."""
+    await asyncio.sleep(settle)
+    rss, pss, processes = tree_memory(server_pid)
+    roots = session_roots(server_pid)
+    return {
+        "sessions": sessions,
+        "measured_sessions": len(roots),
+        "tree_pss_mib": round(pss / 1024, 1),
+        "tree_rss_mib": round(rss / 1024, 1),
+        "tree_processes": processes,
+        "tree_pss_mib_per_session": round(pss / 1024 / sessions, 1),
+        "session_pss_mib_median": round(statistics.median(tree_memory(pid)[1] for pid in roots) / 1024, 1)
+        if roots
+        else 0,
+        "server_pss_mib": round(memory_kib(server_pid)[1] / 1024, 1),
+        "zygote_pss_mib": round(sum(memory_kib(pid)[1] for pid in children(server_pid) if is_zygote(pid)) / 1024, 1),
+    }
+
+
+async def sessions_gone(server_pid: int, timeout: float = 60.0) -> None:
+    """Until the server has no session process left (after its clients went)."""
+    deadline = time.monotonic() + timeout
+    while session_roots(server_pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+
+
+def cold_lobby_seconds(home: Path) -> float:
+    """`dominoes lobby` started cold in a pty: seconds to its first frame (bench/startup.py's clock)."""
+    from startup import first_frame
+
+    code = "import sys; from cli.main import main; sys.exit(main(['lobby', '--name=cold']))"
+    return first_frame(code, LOBBY_MARK, str(home))
+
+
+LOBBY = "Dominoes lobby"
+LOBBY_MARK = LOBBY.encode()
+TABLE = "'s tiles"  # a table's hand, watched or played
+
+
+def drawn(data: bytes, words: str = LOBBY) -> bool:
+    """Whether a terminal's last output shows `words` (the lobby, or a table)."""
+    return words.encode() in data or words in plain_tail(data, len(data))
+
+
+def median(values: Sequence[float]) -> float:
+    return round(statistics.median(values), 3) if values else 0.0
+
+
+def ratio(part: float, whole: float) -> float | None:
+    return round(part / whole, 2) if part and whole else None
+
+
+def report(result: dict[str, Any], kind: str, login: str) -> str:
+    """Both servers' figures side by side: `kind` of session ("SSH"), what a login measured."""
+    from machine import machine
+
+    doors = result["doors"]
+    lines = [machine()]
+    logins = {name: door.get("login_seconds", []) for name, door in doors.items()}
+    if any(logins.values()):
+        lines.append(f"{login} (median of {max(len(v) for v in logins.values())}):")
+        if result.get("cold_lobby_seconds"):
+            lines.append(f"  `dominoes lobby` started cold in a pty: {result['cold_lobby_median']:.3f} s")
+        for name, values in logins.items():
+            if values:
+                lines.append(f"  {name:<5} {median(values):.3f} s  (best {min(values):.3f}, worst {max(values):.3f})")
+        for name, value in result["ratios"].items():
+            if value is not None:
+                lines.append(f"  {name.replace('_', ' ')}: {value:.2f}")
+    for name, door in doors.items():
+        idle = door.get("idle")
+        if idle:
+            lines.append(
+                f"{name}: {idle['sessions']} sessions idle in the lobby: the server's process tree "
+                f"{idle['tree_pss_mib']} MiB PSS ({idle['tree_processes']} processes), "
+                f"{idle['tree_pss_mib_per_session']} MiB a session; a session's own median "
+                f"{idle['session_pss_mib_median']} MiB, server {idle['server_pss_mib']} MiB, "
+                f"zygote {idle['zygote_pss_mib']} MiB"
+            )
+        watched = door.get("watch")
+        if watched:
+            lines.append(f"{name}: " + watch_report(watched, kind))
+    return "\n".join(lines)
+
+
+def watch_report(result: dict[str, Any], kind: str) -> str:
     rates, writes = result["output_kib_per_s"], result["writes_per_s"]
     lines = [
         f"{result['sessions']} {kind} sessions watching bots ({result['speed']} speed) for {result['seconds']:g} s; "
-        f"all {ready} in {result['connect_seconds']} s",
-        f"alive at the end: {result['alive']}/{result['sessions']}; failed: {len(result['failed']) or 'none'}",
-        f"memory per session (process tree): RSS median {result['rss_mib_median']} MiB, peak {result['rss_mib_peak']} "
-        f"MiB; PSS median {result['pss_mib_median']} MiB, total {result['pss_mib_total']} MiB",
-        f"server process: RSS {result['server_rss_mib']} MiB, PSS {result['server_pss_mib']} MiB",
-        f"terminal output per session: {min(rates)}-{max(rates)} KiB/s, {min(writes)}-{max(writes)} writes/s; "
+        f"all watching in {result['connect_seconds']} s",
+        f"  alive at the end: {result['alive']}/{result['sessions']}; failed: {len(result['failed']) or 'none'}",
+        f"  the server's process tree: {result['tree_pss_mib']} MiB PSS, {result['tree_pss_mib_per_session']} MiB a "
+        f"session (server {result['server_pss_mib']} MiB, zygote {result['zygote_pss_mib']} MiB)",
+        f"  a session's own processes: RSS median {result['rss_mib_median']} MiB, peak {result['rss_mib_peak']} MiB; "
+        f"PSS median {result['pss_mib_median']} MiB",
+        f"  terminal output per session: {min(rates)}-{max(rates)} KiB/s, {min(writes)}-{max(writes)} writes/s; "
         f"longest silence of a session: {result['longest_silence_s']} s",
     ]
     for index, tail in result["failures"].items():
-        lines.append(f"session {index} failed; its terminal last showed: {tail}")
+        lines.append(f"  session {index} failed; its terminal last showed: {tail}")
     return "\n".join(lines)
 
 
@@ -165,24 +278,119 @@ def start_server(home: Path, command: list[str], says: str) -> tuple[subprocess.
 def stop_server(server: subprocess.Popen[str], home: Path) -> None:
     server.send_signal(signal.SIGINT)
     try:
-        server.wait(15)
+        server.wait(30)
     except subprocess.TimeoutExpired:
         server.kill()
         server.wait()
     shutil.rmtree(home, ignore_errors=True)
 
 
-def main(run: Callable[..., Awaitable[dict[str, Any]]], description: str, kind: str, ready: str) -> int:
+class Door(Protocol):
+    """One server under test, with the clients a load run opens on it."""
+
+    server: subprocess.Popen[str]
+
+    async def login(self, index: int) -> float:
+        """Seconds from a new player's first step to their lobby drawn (the session is closed after)."""
+        ...
+
+    async def open(self, count: int, watching: bool, speed: str) -> list[Any]:
+        """`count` sessions of players of their own, each in the lobby drawn (watching: bots playing)."""
+        ...
+
+    async def close(self, sessions: list[Any]) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+async def run_doors(args: argparse.Namespace, start: Callable[[str, argparse.Namespace], Awaitable[Door]]) -> dict:
+    """The load run of every server in `args.doors`: logins side by side (with the cold lobby start
+    between them), then each server's idle and watching sessions in turn."""
+    doors: dict[str, Door] = {}
+    result: dict[str, Any] = {"doors": {}}
+    try:
+        for name in args.doors:
+            doors[name] = await start(name, args)
+            result["doors"][name] = {}
+        if args.logins:
+            home = Path(tempfile.mkdtemp(prefix="dm-cold-"))
+            cold: list[float] = []
+            logins: dict[str, list[float]] = {name: [] for name in doors}
+            try:
+                for index in range(args.logins):  # in turn, so a busy moment falls on all of them
+                    cold.append(await asyncio.to_thread(cold_lobby_seconds, home))
+                    for name, door in doors.items():
+                        logins[name].append(await door.login(index))
+            finally:
+                shutil.rmtree(home, ignore_errors=True)
+            result["cold_lobby_seconds"] = [round(value, 3) for value in cold]
+            result["cold_lobby_median"] = median(cold)
+            for name, values in logins.items():
+                result["doors"][name]["login_seconds"] = [round(value, 3) for value in values]
+                result["doors"][name]["login_median"] = median(values)
+            warm, spawned = median(logins.get("warm", [])), median(logins.get("spawn", []))
+            result["ratios"] = {
+                "warm_to_cold_lobby": ratio(warm, median(cold)),
+                "spawn_to_cold_lobby": ratio(spawned, median(cold)),
+                "warm_to_spawn": ratio(warm, spawned),
+            }
+        else:
+            result["ratios"] = {}
+        for name, door in doors.items():
+            pid = door.server.pid
+            if args.idle:
+                sessions = await door.open(args.idle, False, args.speed)
+                result["doors"][name]["idle"] = await idle_memory(pid, args.idle, args.settle)
+                await door.close(sessions)
+                await sessions_gone(pid)
+            if args.sessions:
+                started = time.monotonic()
+                sessions = await door.open(args.sessions, True, args.speed)
+                connected = time.monotonic() - started
+                measured = await watch(pid, sessions, args.seconds, args.every, args.stall)
+                result["doors"][name]["watch"] = {
+                    "sessions": args.sessions,
+                    "seconds": args.seconds,
+                    "speed": args.speed,
+                    "connect_seconds": round(connected, 2),
+                    **measured,
+                }
+                await door.close(sessions)
+                await sessions_gone(pid)
+    finally:
+        for door in doors.values():
+            await door.stop()
+    return result
+
+
+def main(
+    run: Callable[[argparse.Namespace], Awaitable[dict[str, Any]]],
+    description: str,
+    kind: str,
+    login: str,
+    more: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> int:
     """Run the load run `run` with the command line's arguments and print its figures."""
-    args = arguments(description)
-    result = asyncio.run(run(args.sessions, args.seconds, args.speed, args.every, args.stall))
-    print(json.dumps(result, indent=2) if args.json else report(result, kind, ready))
-    return 1 if result["failed"] or result["alive"] != args.sessions else 0
+    args = arguments(description, more)
+    result = asyncio.run(run(args))
+    print(json.dumps(result, indent=2) if args.json else report(result, kind, login))
+    failed = [
+        door["watch"]
+        for door in result["doors"].values()
+        if "watch" in door and (door["watch"]["failed"] or door["watch"]["alive"] != args.sessions)
+    ]
+    return 1 if failed else 0
 
 
-def arguments(description: str) -> argparse.Namespace:
+def arguments(description: str, more: Callable[[argparse.ArgumentParser], None] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument(
+        "--doors", default="warm,spawn", help="which servers, side by side: warm (forked sessions), spawn (--spawn)"
+    )
+    parser.add_argument("--logins", type=int, default=6, help="logins timed on each server (default 6; 0: none)")
+    parser.add_argument("--idle", type=int, default=12, help="sessions idle in the lobby, measured (default 12)")
+    parser.add_argument("--settle", type=float, default=5.0, help="seconds they idle before (default 5)")
+    parser.add_argument("--sessions", type=int, default=20, help="sessions watching bots (default 20; 0: none)")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--speed", choices=("instant", "normal", "slow"), default="instant")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between samples (default 5)")
@@ -190,8 +398,13 @@ def arguments(description: str) -> argparse.Namespace:
         "--stall", type=float, default=15.0, help="seconds without output that count as a failed session (default 15)"
     )
     parser.add_argument("--json", action="store_true")
+    if more is not None:
+        more(parser)
     args = parser.parse_args()
-    if args.sessions < 1 or args.seconds <= 0 or args.every <= 0:
-        parser.error("--sessions, --seconds and --every must be positive")
+    args.doors = [door.strip() for door in args.doors.split(",") if door.strip()]
+    if not args.doors or any(door not in ("warm", "spawn") for door in args.doors):
+        parser.error("--doors takes warm, spawn or both (warm,spawn)")
+    if min(args.logins, args.idle, args.sessions) < 0 or args.seconds <= 0 or args.every <= 0:
+        parser.error("--logins, --idle and --sessions may not be negative; --seconds and --every must be positive")
     args.every = min(args.every, args.seconds)
     return args

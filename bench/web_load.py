@@ -1,31 +1,40 @@
-"""Load run of `dominoes serve-web`: N browser sessions at once, each watching bots play match after
-match, with the memory each session costs.
+"""Load run of `dominoes serve-web`, warm (sessions forked from its zygote) against --spawn (a fresh
+Python per session), side by side in one run: logins, memory idle and watching, sessions at once.
 
-    python bench/web_load.py                         # 20 sessions for 60 s
-    python bench/web_load.py --sessions 2 --seconds 5 --json
+    python bench/web_load.py                   # both servers: 6 logins, 12 idle, 20 watching for 60 s
+    python bench/web_load.py --doors warm --logins 0 --idle 0 --sessions 200 --seconds 60
+    python bench/web_load.py --logins 1 --idle 2 --sessions 2 --seconds 5 --no-browser --json
 
-The server runs as `dominoes serve-web` (port 0, a temporary data directory). Every session is a
-player of its own, invited with a link as `dominoes web-invite` makes it, and speaks what the page
-speaks, without a browser: the link's cookie, then textual-serve's socket protocol on loopback (JSON
-text messages in, the terminal's bytes out) at 80x24. Once its lobby shows, it presses w (watch bots
-play, rounds and rematches going on unattended; each player's bot speed set to --speed). Every few
-seconds each session's process tree (the lobby child of the server and anything below it) is
-measured from /proc, as bench/ssh_load.py does: RSS, and PSS (shared pages divided among the
-processes sharing them, the fairer share). A session fails if its socket closes or if its terminal
-receives nothing for --stall seconds; the longest silence is reported. Exit status 1 if any failed.
+Each server runs as `dominoes serve-web` (port 0, a temporary data directory). Every session is a
+player of its own, invited with a link as `dominoes web-invite` makes it:
+- a login: from opening the invite link to the lobby drawn in the page's terminal, in the system's
+  Chromium (headless, driven by Playwright: the link, the page moving on to the lobby, its scripts,
+  stylesheet and font, the terminal socket, the lobby's first frame), a fresh browser profile each
+  time; with --no-browser (or without Chromium) the same steps without a browser (the link, the page
+  and its files fetched, then the socket). Each server in turn with the cold start of `dominoes
+  lobby` in a pty between them, so a busy moment falls on all three; the ratios compare medians;
+- --idle sessions and --sessions watching, each speaking the page's socket protocol without a
+  browser (the link's cookie, then textual-serve's socket messages on loopback, at 80x24): idle in
+  the lobby, or pressing w there (watch bots play, rounds and rematches going on unattended; each
+  player's bot speed set to --speed). Memory, output and failures as bench/ssh_load.py measures
+  them: the PSS of the server's whole process tree per session, each session's own processes, the
+  longest silence of a terminal. Exit status 1 if any watching session failed.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
-from load_run import main, start_server, stop_server, watch
+from load_run import LOBBY, TABLE, drawn, main, run_doors, start_server, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -36,17 +45,44 @@ from tui.preferences import FILE_NAME, Preferences, save_preferences  # noqa: E4
 
 SIZE = (80, 24)
 LOBBY_TIMEOUT = 120.0  # seconds a session's lobby may take to show on a loaded machine
+TAIL = 4000  # bytes of a terminal's last output kept, to say why a session failed
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+WINDOW = {"width": 1000, "height": 640}
+PAGE_FILES = ("/static/textual/css/xterm.css", "/static/page/page.css", "/static/textual/js/textual.js")
+PAGE_FILES += ("/static/page/page.js", "/static/textual/fonts/RobotoMono-VariableFont_wght.ttf")
+# Run in every page before its own scripts: the moment its terminal first shows the lobby, looked for
+# at every frame the browser draws (window.dominoesTerminal is xterm's, see page.js).
+WATCH_FOR_LOBBY = """(() => {
+  function look() {
+    const terminal = window.dominoesTerminal;
+    if (terminal) {
+      const buffer = terminal.buffer.active;
+      for (let row = 0; row < terminal.rows; row++) {
+        const line = buffer.getLine(buffer.viewportY + row);
+        if (line && line.translateToString(true).includes("Dominoes lobby")) {
+          window.lobbyDrawnAt = Date.now();
+          return;
+        }
+      }
+    }
+    requestAnimationFrame(look);
+  }
+  requestAnimationFrame(look);
+})();"""
 
 
 class Session:
     """One browser's socket: what it received, and when."""
 
-    def __init__(self, websocket: aiohttp.ClientWebSocketResponse) -> None:
+    def __init__(self, websocket: aiohttp.ClientWebSocketResponse, client: aiohttp.ClientSession) -> None:
         self.websocket = websocket
+        self.client = client
         self.tail = b""
         self.bytes = 0
         self.writes = 0
         self.closed = False
+        self.words = LOBBY  # what shows it is drawn: the lobby, then the table watched
         self.lobby = asyncio.Event()
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -55,56 +91,140 @@ class Session:
             if message.type == aiohttp.WSMsgType.BINARY:
                 self.bytes += len(message.data)
                 self.writes += 1
-                self.tail = (self.tail + message.data)[-4000:]
-                if b"Dominoes lobby" in self.tail:
+                seen = self.tail + message.data  # a whole frame may come in one piece longer than the tail
+                self.tail = seen[-TAIL:]
+                if not self.lobby.is_set() and drawn(seen, self.words):
                     self.lobby.set()
         self.closed = True
         self.lobby.set()
 
+    def expect(self, words: str) -> None:
+        """From now on, `lobby` is set once `words` are drawn (after the output so far)."""
+        self.words = words
+        self.lobby.clear()
+        if self.closed:
+            self.lobby.set()
 
-async def open_session(client: aiohttp.ClientSession, home: Path, base: str, name: str, speed: str) -> Session:
-    """Sign `name` in with a fresh invite link and open the terminal socket, as the page does."""
-    save_preferences(Preferences(bot_speed=speed), player_home(home, name) / FILE_NAME)
-    link = InviteBook(home).invite(name, base)
-    client.cookie_jar.clear()  # a browser of its own: signed in as nobody else yet
-    async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
-        response.raise_for_status()
-    websocket = await client.ws_connect(f"{base}/ws?width={SIZE[0]}&height={SIZE[1]}", headers={"Origin": base})
-    return Session(websocket)
+    async def drawn(self) -> None:
+        """Until what it expects is drawn (seen already, for the lobby it expects from the start)."""
+        await asyncio.wait_for(self.lobby.wait(), LOBBY_TIMEOUT)
+
+    async def close(self) -> None:
+        await self.websocket.close()
+        self.reader.cancel()
+        await self.client.close()
 
 
-async def run(sessions: int, seconds: float, speed: str, every: float, stall: float) -> dict[str, object]:
-    home = Path(tempfile.mkdtemp(prefix="dm-webload-"))
-    server, found = start_server(
-        home, ["serve-web", "--port", "0", "--max-sessions", str(sessions)], r"serving on (http://\S+)"
-    )
-    base = found.group(1)
-    clients = [aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) for _ in range(sessions)]
-    opened: list[Session] = []
+class WebDoor:
+    def __init__(self, name: str, home: Path, spawn: bool, players: int, browser: Any) -> None:
+        self.name = name
+        self.home = home
+        self.browser = browser
+        command = ["serve-web", "--port", "0", "--max-sessions", str(players + 1)] + (["--spawn"] if spawn else [])
+        self.server, found = start_server(home, command, r"serving on (http://\S+)")
+        self.base = found.group(1)
+        self.open_sessions: list[Session] = []
+
+    async def _session(self, name: str, speed: str | None = None) -> Session:
+        """Sign `name` in with a fresh invite link and open the terminal socket, as the page does."""
+        if speed is not None:
+            save_preferences(Preferences(bot_speed=speed), player_home(self.home, name) / FILE_NAME)
+        link = InviteBook(self.home).invite(name, self.base)
+        client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
+            response.raise_for_status()
+        websocket = await client.ws_connect(
+            f"{self.base}/ws?width={SIZE[0]}&height={SIZE[1]}", headers={"Origin": self.base}
+        )
+        session = Session(websocket, client)
+        self.open_sessions.append(session)
+        return session
+
+    async def login(self, index: int) -> float:
+        name = f"login{index}"
+        link = InviteBook(self.home).invite(name, self.base)  # made before the clock starts, as a host sends it
+        if self.browser is not None:
+            return await self._browser_login(link)
+        started = time.perf_counter()
+        client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
+            response.raise_for_status()
+        for path in ("/", *PAGE_FILES):
+            async with client.get(self.base + path) as response:
+                response.raise_for_status()
+                await response.read()
+        websocket = await client.ws_connect(
+            f"{self.base}/ws?width={SIZE[0]}&height={SIZE[1]}", headers={"Origin": self.base}
+        )
+        session = Session(websocket, client)
+        await session.drawn()
+        elapsed = time.perf_counter() - started
+        await session.close()
+        return elapsed
+
+    async def _browser_login(self, link: str) -> float:
+        context = await self.browser.new_context(viewport=WINDOW)
+        try:
+            await context.add_init_script(WATCH_FOR_LOBBY)
+            page = await context.new_page()
+            started = time.time()
+            await page.goto(link)
+            await page.wait_for_url(self.base + "/", timeout=LOBBY_TIMEOUT * 1000)
+            handle = await page.wait_for_function("() => window.lobbyDrawnAt", timeout=LOBBY_TIMEOUT * 1000)
+            return float(await handle.json_value()) / 1000 - started
+        finally:
+            await context.close()
+
+    async def open(self, count: int, watching: bool, speed: str) -> list[Any]:
+        sessions = [await self._session(f"p{index}", speed) for index in range(count)]
+        await asyncio.gather(*(session.drawn() for session in sessions))
+        if watching:
+            for session in sessions:
+                session.expect(TABLE)
+                await session.websocket.send_str(json.dumps(["stdin", "w"]))  # watch bots play
+            await asyncio.gather(*(session.drawn() for session in sessions))
+        return sessions
+
+    async def close(self, sessions: list[Any]) -> None:
+        for session in sessions:
+            await session.close()
+            self.open_sessions.remove(session)
+
+    async def stop(self) -> None:
+        await self.close(list(self.open_sessions))
+        await asyncio.to_thread(stop_server, self.server, self.home)
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    playwright = browser = None
+    if args.logins and not args.no_browser and os.access(CHROMIUM, os.X_OK):
+        from playwright.async_api import async_playwright
+
+        playwright = await async_playwright().start()
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+    async def start(name: str, args: argparse.Namespace) -> WebDoor:
+        home = Path(tempfile.mkdtemp(prefix=f"dm-web-{name}-"))
+        return WebDoor(name, home, name == "spawn", max(args.idle, args.sessions), browser)
+
     try:
-        started = time.monotonic()
-        for index, client in enumerate(clients):
-            opened.append(await open_session(client, home, base, f"load{index}", speed))
-        await asyncio.wait_for(asyncio.gather(*(session.lobby.wait() for session in opened)), LOBBY_TIMEOUT)
-        for session in opened:
-            await session.websocket.send_str(json.dumps(["stdin", "w"]))  # watch bots play
-        connected = time.monotonic() - started
-        measured = await watch(server.pid, opened, seconds, every, stall)
-        return {
-            "sessions": sessions,
-            "seconds": seconds,
-            "speed": speed,
-            "connect_seconds": round(connected, 2),
-            **measured,
-        }
+        result = await run_doors(args, start)
     finally:
-        for session in opened:
-            await session.websocket.close()
-            session.reader.cancel()
-        for client in clients:
-            await client.close()
-        stop_server(server, home)
+        if browser is not None:
+            await browser.close()
+        if playwright is not None:
+            await playwright.stop()
+    result["login_in"] = "chromium" if browser is not None else "no browser (the page's requests and socket)"
+    return result
+
+
+def more_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--no-browser", action="store_true", help="time logins without Chromium: the page's requests and socket"
+    )
 
 
 if __name__ == "__main__":
-    sys.exit(main(run, __doc__.splitlines()[0], "browser", "in their lobbies"))
+    raise SystemExit(
+        main(run, __doc__.splitlines()[0], "browser", "invite link to the lobby drawn in the page", more_arguments)
+    )

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from cli import output
-from cli.ssh_commands import add_limit_arguments, limits_from
+from cli.ssh_commands import add_limit_arguments, add_spawn_argument, limits_from
 from cli.usage import PROG, UsageError
 
 NAME = f"{PROG} serve-web"
@@ -33,6 +33,7 @@ def add_parser(commands: Any) -> None:
         help="the address players open, behind a reverse proxy (default http://HOST:PORT); invite links start so",
     )
     add_limit_arguments(serve, sessions=True)
+    add_spawn_argument(serve)
     serve.set_defaults(run=run)
 
 
@@ -57,12 +58,12 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     try:
-        return asyncio.run(_serve(args.host, args.port, base_url, limits))
+        return asyncio.run(_serve(args.host, args.port, base_url, limits, args.spawn))
     except KeyboardInterrupt:
         return 0
 
 
-async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int:
+async def _serve(host: str, port: int, base_url: str | None, limits: Any, spawn: bool = False) -> int:
     import asyncio
     import signal
 
@@ -70,7 +71,8 @@ async def _serve(host: str, port: int, base_url: str | None, limits: Any) -> int
     from net.tables import close_tables
     from net.web_server import WebFrontDoor
 
-    door = WebFrontDoor(data_dir(), limits=limits, on_note=say)  # what it turns away: a line a second at most
+    # on_note: what the door turns away, a line a second at most
+    door = WebFrontDoor(data_dir(), limits=limits, spawn=spawn, on_note=say)
     try:
         await door.start(host, port, base_url)
     except OSError as error:

@@ -31,6 +31,7 @@ def add_parser(commands: Any) -> None:
         "--host-key", metavar="PATH", help="the server's key (default: in the data directory; made on first start)"
     )
     add_limit_arguments(serve, sessions=True)
+    add_spawn_argument(serve)
     serve.set_defaults(run=run_serve_ssh)
 
     lobby = commands.add_parser(
@@ -51,6 +52,14 @@ LIMIT_OPTIONS = (
     ("max_tables", "lobby tables open at once, in all", False),
     ("max_player_tables", "lobby tables one player may have open", False),
 )
+
+
+def add_spawn_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--spawn",
+        action="store_true",
+        help="start every session as a fresh process, not forked from a warm one (slower; for comparison)",
+    )
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser, sessions: bool) -> None:
@@ -102,7 +111,11 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
     host_key = Path(args.host_key) if args.host_key else default_host_key_path()
     try:
         door = SSHFrontDoor(
-            Path(args.authorized_keys), host_key, limits=limits, on_note=lambda line: say(f"{name}: {line}")
+            Path(args.authorized_keys),
+            host_key,
+            limits=limits,
+            spawn=args.spawn,
+            on_note=lambda line: say(f"{name}: {line}"),
         )
     except KeyFileError as error:
         print(f"{name}: {error}", file=sys.stderr)

@@ -21,8 +21,8 @@ import re
 import signal
 import struct
 import termios
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import asyncssh
 
@@ -59,6 +59,55 @@ def terminal_name(term_type: str | None) -> str:
     return term_type if term_type and TERM_NAME.fullmatch(term_type) else DEFAULT_TERM
 
 
+class PtyProcess(Protocol):
+    """What a session's process is to its pty: asyncio's Process, or a forked session."""
+
+    pid: int
+    returncode: int | None
+
+    async def wait(self) -> int: ...
+
+    def send_signal(self, number: int) -> None: ...
+
+
+Launch = Callable[[Sequence[str], Mapping[str, str], tuple[int, int, int, int]], Awaitable[tuple[int, PtyProcess]]]
+
+
+def open_pty(size: tuple[int, int, int, int]) -> tuple[int, int]:
+    """A new pty at `size`: its master side (non-blocking) and its slave side."""
+    master, slave = os.openpty()
+    try:
+        set_window_size(slave, *size)
+        os.set_blocking(master, False)
+    except BaseException:
+        os.close(master)
+        os.close(slave)
+        raise
+    return master, slave
+
+
+async def spawn_in_pty(
+    argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
+) -> tuple[int, PtyProcess]:
+    """`argv` started afresh in a new pty of its own: the pty's master side and the process."""
+    master, slave = open_pty(size)
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=dict(environment),
+            preexec_fn=_become_terminal_owner,
+        )
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)  # the child holds it now; the master reads EIO once the child's side is gone
+    return master, process
+
+
 def _become_terminal_owner() -> None:  # pragma: no cover - runs in the child between fork and exec
     """A new session whose controlling terminal is the pty on stdin: resize signals reach the child."""
     os.setsid()
@@ -72,33 +121,23 @@ class PtyChild:
         self._on_output = on_output
         self._on_exit = on_exit
         self.master: int | None = None
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: PtyProcess | None = None
         self._pending = bytearray()  # input not yet taken by the pty
         self._reading = False
         self._finished = False
         self._watch: asyncio.Task[None] | None = None
         self.on_input_full: Callable[[bool], None] | None = None  # True: stop sending input; False: go on
 
-    async def start(self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]) -> None:
-        master, slave = os.openpty()
-        try:
-            set_window_size(slave, *size)
-            os.set_blocking(master, False)
-            self.master = master
-            self.process = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=slave,
-                stdout=slave,
-                stderr=slave,
-                env=dict(environment),
-                preexec_fn=_become_terminal_owner,
-            )
-        except BaseException:
-            os.close(master)
-            self.master = None
-            raise
-        finally:
-            os.close(slave)  # the child holds it now; the master reads EIO once the child's side is gone
+    async def start(
+        self,
+        argv: Sequence[str],
+        environment: Mapping[str, str],
+        size: tuple[int, int, int, int],
+        launch: Launch | None = None,
+    ) -> None:
+        """Start the child at `size`: spawned (`spawn_in_pty`), or as `launch` starts it (forked
+        from a warm process: `net.session_fork`). OSError if it cannot be started."""
+        self.master, self.process = await (launch or spawn_in_pty)(argv, environment, size)
         self.resume_output()
         self._watch = asyncio.get_running_loop().create_task(self._wait_for_exit())
 
@@ -212,11 +251,10 @@ class PtyChild:
         assert self.process is not None
         try:
             os.killpg(self.process.pid, number)  # the child leads its own process group
-        except ProcessLookupError:
-            pass
-        except PermissionError:  # not yet the group leader (still between fork and exec)
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.process.pid, number)
+        except (ProcessLookupError, PermissionError):  # not yet its group's leader (just forked), or gone
+            if self.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.send_signal(number)
 
 
 class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -292,7 +330,7 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.child = PtyChild(self._output, self._child_exited)
         self.child.on_input_full = self._input_full
         try:
-            await self.child.start(argv, environment, self.size)
+            await self.child.start(argv, environment, self.size, self.door.launch)
         except OSError as error:
             self._release()
             self._refuse(f"the interface could not be started ({error.strerror or error})")

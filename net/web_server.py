@@ -5,7 +5,8 @@ textual-serve's browser protocol), its stylesheet and its font, served from the 
 around a page of our own (nothing on it comes from another host). textual-serve's own server runs
 one Textual app per connection through Textual's web driver on pipes; a player's lobby session is
 a chain of apps and `dominoes join` children in one terminal, and checks that it has one, so here
-each session runs in a pseudo-terminal exactly as an SSH session does (`net.web_session`).
+each session runs in a pseudo-terminal exactly as an SSH session does (`net.web_session`), forked
+from the same kind of warm process (`net.session_fork`; `spawn=True` starts each afresh).
 
 Nobody gets in without an invitation (`net.web_auth`): every page, asset and the terminal socket
 answer 401 without a valid session cookie and start nothing; `/join/TOKEN` with a live invite sets
@@ -28,7 +29,7 @@ import hmac
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -40,7 +41,9 @@ from aiohttp import web
 from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
-from net.web_auth import Gatekeeper, Session, SignInsTooFast
+from net.pty_session import DEFAULT_SIZE, PtyProcess
+from net.session_fork import WarmSessions
+from net.web_auth import Gatekeeper, Session, SignInsTooFast, digest
 from net.web_session import BrowserSession, size_from_query
 
 COOKIE = "dominoes_session"
@@ -64,6 +67,8 @@ NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; 
 CONFIRM_POLICY = NOTICE_POLICY + "; form-action 'self'"
 DEFAULT_PORTS = {"http": 80, "https": 443}
 SESSION_ENVIRONMENT = {"TERM": "xterm-256color", "COLORTERM": "truecolor"}
+PRESTART_WAIT = 15.0  # seconds a session started with its page waits for the page's socket
+MAX_KNOWN_SIZES = 1000  # browsers whose last window size is remembered (to start their next session at it)
 
 SESSION = web.RequestKey("session", Session)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -155,6 +160,7 @@ class WebFrontDoor:
         limits: ServerLimits | None = None,
         environment: Mapping[str, str] | None = None,
         on_note: Callable[[str], None] | None = None,
+        spawn: bool = False,
     ) -> None:
         self.data = data
         self.gate = Gatekeeper(data)
@@ -165,6 +171,10 @@ class WebFrontDoor:
         self.limits = limits or ServerLimits()
         self.caps = SessionCaps(data, self.limits)
         self.environment = {**(os.environ if environment is None else environment), **SESSION_ENVIRONMENT}
+        self.warm = WarmSessions(self.environment, spawn=spawn)  # sessions forked warm, or (spawn) started afresh
+        self.prestart = not spawn  # start a session with its page, not when its socket comes (--spawn: as before)
+        self._prestarted: dict[str, tuple[BrowserSession, asyncio.Task[bool], asyncio.TimerHandle]] = {}
+        self._sizes: dict[str, tuple[int, int]] = {}  # a signed-in browser's last window size
         self.sessions = DoorSessions(self.caps, "web")
         self.active: set[BrowserSession] = self.sessions.active
         self.port = 0
@@ -183,6 +193,12 @@ class WebFrontDoor:
         """The child to run for `player`'s session (their lobby session, exactly as over SSH), and
         its environment. OSError if the player's folder cannot be made."""
         return lobby_session(player, self.data, self.limits, base=self.environment)
+
+    def launch(
+        self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
+    ) -> Awaitable[tuple[int, PtyProcess]]:
+        """Start a session's child in a pty of its own (`net.session_fork`)."""
+        return self.warm.launch(argv, environment, size)
 
     def take_session(self, session: BrowserSession) -> str | None:
         """Count one more session of its player, under the caps every door shares; the reason in one
@@ -259,7 +275,48 @@ class WebFrontDoor:
 
     async def _index(self, request: web.Request) -> web.Response:
         html = self._templates.get_template("index.html").render(player=request[SESSION].player)
+        self._start_with_page(request.cookies.get(COOKIE, ""), request[SESSION])
         return web.Response(text=html, content_type="text/html")
+
+    # -- a session started with its page ---------------------------------------------------------
+    def _start_with_page(self, cookie: str, signed_in: Session | None) -> None:
+        """Start the browser's session while its page loads (its scripts take longer than the lobby
+        to start): the page's socket attaches to it. One at a time for a signed-in browser, counted
+        under the caps like any session; ended if no socket comes within PRESTART_WAIT. (Not from
+        the invite link's answer: a chat's link preview fetches that, and would hold a session.)"""
+        key = digest(cookie)
+        if not self.prestart or signed_in is None or key in self._prestarted:
+            return
+        session = BrowserSession(self, signed_in.player, signed_in.began, None)
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(session.prepare(self._sizes.get(key, DEFAULT_SIZE)))
+        self._prestarted[key] = (session, task, loop.call_later(PRESTART_WAIT, self._unclaimed, key))
+
+    def _unclaimed(self, key: str) -> None:
+        prestarted = self._prestarted.pop(key, None)
+        if prestarted is not None:
+            self._sessions.add(asyncio.get_running_loop().create_task(self._discard(*prestarted[:2])))
+
+    async def _discard(self, session: BrowserSession, task: asyncio.Task[bool]) -> None:
+        try:
+            if await task:
+                await session.discard()
+        finally:
+            current = asyncio.current_task()
+            if current is not None:
+                self._sessions.discard(current)
+
+    async def _claim(self, key: str, websocket: web.WebSocketResponse) -> BrowserSession | None:
+        """The session started with this browser's page, if one is ready for its socket."""
+        prestarted = self._prestarted.pop(key, None)
+        if prestarted is None:
+            return None
+        session, task, timer = prestarted
+        timer.cancel()
+        if not await task or session.exited or session.ending or session.websocket is not None:
+            return None
+        session.websocket = websocket
+        return session
 
     async def _favicon(self, request: web.Request) -> web.FileResponse:
         response = web.FileResponse(PAGE / "static" / "favicon.svg")
@@ -355,12 +412,18 @@ class WebFrontDoor:
         connection = self._connection_of(request)
         if connection is not None:
             self.signed.left(connection)  # a session now: counted under the sessions' caps
-        browser = BrowserSession(self, session.player, session.began, websocket)
+        key = digest(request.cookies.get(COOKIE, ""))
+        size = size_from_query(request.query)
+        self._sizes.pop(key, None)
+        self._sizes[key] = size
+        while len(self._sizes) > MAX_KNOWN_SIZES:
+            del self._sizes[next(iter(self._sizes))]
+        browser = await self._claim(key, websocket) or BrowserSession(self, session.player, session.began, websocket)
         task = asyncio.current_task()
         if task is not None:
             self._sessions.add(task)
         try:
-            await browser.run(size_from_query(request.query))
+            await browser.run(size)
         finally:
             if task is not None:
                 self._sessions.discard(task)
@@ -396,6 +459,7 @@ class WebFrontDoor:
         shown = f"[{host}]" if ":" in host else host
         self.base_url = base_url or f"http://{shown}:{self.port}"
         self.gate.open(self.base_url)
+        await self.warm.start()
         self._watcher = asyncio.get_running_loop().create_task(self._watch_invites())
 
     async def _watch_invites(self) -> None:
@@ -423,6 +487,8 @@ class WebFrontDoor:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
+        for key in list(self._prestarted):
+            self._unclaimed(key)
         for session in list(self.active):
             session.end("the server is stopping")
         for _ in range(100):
@@ -437,4 +503,5 @@ class WebFrontDoor:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._listener.wait_closed(), 2.0)
         self.notes.close()
+        await self.warm.close()
         self._closed.set()

@@ -53,15 +53,21 @@ def size_from_query(query: Any) -> tuple[int, int]:
 
 
 class BrowserSession:
-    """A player's session through one websocket. `run()` lasts as long as the session."""
+    """A player's session through one websocket. `run()` lasts as long as the session.
 
-    def __init__(self, door: Any, player: str, began: float, websocket: web.WebSocketResponse) -> None:
+    A session may be started before its socket comes (`prepare`, when the page is served): its
+    lobby then draws while the page loads, its output waits here (bounded, as for a slow
+    browser), and the socket that comes attaches to it, at its window's size."""
+
+    def __init__(self, door: Any, player: str, began: float, websocket: web.WebSocketResponse | None) -> None:
         self.door = door  # the WebFrontDoor: the command to run, the session count
         self.player = player
         self.began = began  # when the browser's sign-in began (a revocation after it ends this session)
-        self.websocket = websocket
+        self.websocket = websocket  # None until a socket attaches to a prepared session
         self.child: PtyChild | None = None
         self.size = DEFAULT_SIZE
+        self.prepared = False  # counted, and its child started, before any socket
+        self.exited = False  # its child has ended
         self._outgoing = bytearray()
         self._output_ready = asyncio.Event()
         self._may_read = asyncio.Event()
@@ -71,28 +77,66 @@ class BrowserSession:
         self._pace = TokenBucket(MESSAGE_RATE, MESSAGE_BURST)
         self._pings = TokenBucket(PING_RATE, PING_BURST)
 
-    async def run(self, size: tuple[int, int]) -> None:
+    @property
+    def ending(self) -> bool:
+        return self._ending
+
+    async def prepare(self, size: tuple[int, int]) -> bool:
+        """Count the session and start its child, before a socket comes; False (nothing held) if it
+        cannot be (the socket then says why, as for any session)."""
         self.size = size
-        refused = self.door.take_session(self)
-        if refused is not None:
-            await self._say_and_close(refused)
-            return
-        writer = asyncio.get_running_loop().create_task(self._send_output())
+        if self.door.take_session(self) is not None:
+            return False
         try:
-            try:
-                argv, environment = self.door.command_for(self.player)
-            except OSError as error:
-                await self._say_and_close(
-                    f"your data folder cannot be made ({os_error_text(error)}); tell the server's keeper"
-                )
-                return
+            argv, environment = self.door.command_for(self.player)
             self.child = PtyChild(self._output, self._child_exited)
             self.child.on_input_full = self._input_full
-            try:
-                await self.child.start(argv, environment, (*self.size, 0, 0))
-            except OSError as error:
-                await self._say_and_close(f"the interface could not be started ({os_error_text(error)})")
+            await self.child.start(argv, environment, (*size, 0, 0), self.door.launch)
+        except OSError:
+            self.child = None
+            self.door.release_session(self)
+            return False
+        if self._ending:  # ended (revoked, the server stopping) while it started
+            await self.discard()
+            return False
+        self.prepared = True
+        return True
+
+    async def discard(self) -> None:
+        """A prepared session no socket came for: hang its child up, and count it no more."""
+        self._ending = True
+        if self.child is not None:
+            await self.child.hang_up()
+        self.door.release_session(self)
+
+    async def run(self, size: tuple[int, int]) -> None:
+        assert self.websocket is not None
+        self.size = size
+        if not self.prepared:
+            refused = self.door.take_session(self)
+            if refused is not None:
+                await self._say_and_close(refused)
                 return
+        writer = asyncio.get_running_loop().create_task(self._send_output())
+        try:
+            if self.child is not None:  # prepared: the lobby is drawn already, at the size it was given
+                self.child.resize(*size)
+                self._output_ready.set()
+            else:
+                try:
+                    argv, environment = self.door.command_for(self.player)
+                except OSError as error:
+                    await self._say_and_close(
+                        f"your data folder cannot be made ({os_error_text(error)}); tell the server's keeper"
+                    )
+                    return
+                self.child = PtyChild(self._output, self._child_exited)
+                self.child.on_input_full = self._input_full
+                try:
+                    await self.child.start(argv, environment, (*self.size, 0, 0), self.door.launch)
+                except OSError as error:
+                    await self._say_and_close(f"the interface could not be started ({os_error_text(error)})")
+                    return
             await self._read_input()
         finally:
             self._ending = True
@@ -107,7 +151,7 @@ class BrowserSession:
         """End the session from the server's side (revoked, server stopping): say why, then close."""
         if not self._ending:
             self._ending = True
-            self._spawn(self._say_and_close(reason))
+            self._spawn(self._say_and_close(reason) if self.websocket is not None else self.discard())
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run `coroutine` on its own, kept until it is done (a task nobody holds may be collected)."""
@@ -180,7 +224,11 @@ class BrowserSession:
 
     def _child_exited(self, code: int) -> None:
         """The lobby ended (the player quit): pass on its last output, then close the socket."""
+        self.exited = True
         self._ending = True
+        if self.websocket is None:  # prepared, and no socket came yet: it is over
+            self.door.release_session(self)
+            return
         self._spawn(self._close_after_output())
 
     async def _close_after_output(self) -> None:

@@ -20,6 +20,8 @@ from tui.screens.lobby import LobbyScreen
 from tui.settings import MatchSettings, build_settings
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from net.limits import ServerLimits
     from tui.screens.table import TableScreen
 
@@ -74,6 +76,7 @@ class LobbyApp(DominoesApp):
         self.notice = notice
         self.rng = random.Random()
         self._seen: object = None  # the screen the autopilot saw last time
+        self.autopilot: Timer | None = None  # goes past round-over screens while bots are watched
 
     @property
     def served_player(self) -> str | None:
@@ -89,13 +92,14 @@ class LobbyApp(DominoesApp):
         save_preferences(replace(self.preferences, bot_speed=self._kept_speed))
 
     def on_mount(self) -> None:
-        self.set_interval(AUTOPILOT_EVERY, self._autopilot)
         if self.watching:
             self.watch()
 
     # -- watching bots ---------------------------------------------------------------------------
     def watch(self) -> None:
         self.watching = True
+        if self.autopilot is None:  # only while bots are watched: a lobby waiting for its player wakes for nothing
+            self.autopilot = self.set_interval(AUTOPILOT_EVERY, self._autopilot)
         self.start_match(watch_settings(self.rng))
 
     def _autopilot(self) -> None:
@@ -122,6 +126,9 @@ class LobbyApp(DominoesApp):
 
     def leave_match(self) -> None:
         self.watching = False
+        if self.autopilot is not None:
+            self.autopilot.stop()
+            self.autopilot = None
         super().leave_match()
 
     # -- joining ---------------------------------------------------------------------------------

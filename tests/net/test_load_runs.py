@@ -1,6 +1,6 @@
-"""The load runs of the front doors (bench/ssh_load.py, bench/web_load.py): a tiny one by default (2
-sessions for a few seconds); the full one (20 sessions for a minute) when DOMINOES_SSH_LOAD=1 or
-DOMINOES_WEB_LOAD=1."""
+"""The load runs of the front doors (bench/ssh_load.py, bench/web_load.py), warm and --spawn side by
+side: a tiny one by default (a login and 2 sessions idle and watching for a few seconds on each); the
+full one (6 logins, 12 idle, 20 watching for a minute) when DOMINOES_SSH_LOAD=1 or DOMINOES_WEB_LOAD=1."""
 
 from __future__ import annotations
 
@@ -18,20 +18,26 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 @pytest.mark.parametrize(
     ("bench", "full"), [("ssh_load.py", "DOMINOES_SSH_LOAD"), ("web_load.py", "DOMINOES_WEB_LOAD")]
 )
-def test_every_session_of_the_load_run_keeps_playing(bench, full):
-    sessions, seconds = (20, 60) if os.environ.get(full) == "1" else (2, 4)
-    every, stall = (5, 15) if sessions == 20 else (1, 3)
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / bench), "--sessions", str(sessions), "--seconds", str(seconds)]
-        + ["--every", str(every), "--stall", str(stall), "--json"],
-        capture_output=True,
-        text=True,
-        timeout=seconds + 120,
-        check=False,
-    )
+def test_every_session_of_the_load_run_keeps_playing_warm_and_spawned(bench, full):
+    big = os.environ.get(full) == "1"
+    logins, idle, sessions, seconds = (6, 12, 20, 60) if big else (1, 2, 2, 4)
+    every, stall = (5, 15) if big else (1, 3)
+    command = [sys.executable, str(ROOT / "bench" / bench), "--logins", str(logins), "--idle", str(idle)]
+    command += ["--sessions", str(sessions), "--seconds", str(seconds), "--every", str(every), "--stall", str(stall)]
+    command += ["--json"] + (["--no-browser"] if bench == "web_load.py" and not big else [])
+    result = subprocess.run(command, capture_output=True, text=True, timeout=2 * seconds + 300, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     report = json.loads(result.stdout)
-    assert report["alive"] == sessions and report["failed"] == []
-    assert report["measured_sessions"] == sessions  # one lobby process per session, each measured
-    assert all(rss > 0 for rss in report["session_rss_mib"])
-    assert all(rate > 0 for rate in report["writes_per_s"])  # every terminal kept receiving frames
+    assert len(report["cold_lobby_seconds"]) == logins
+    for door in ("warm", "spawn"):
+        figures = report["doors"][door]
+        assert len(figures["login_seconds"]) == logins and all(value > 0 for value in figures["login_seconds"])
+        assert figures["idle"]["measured_sessions"] == idle  # a session's processes for each player in the lobby
+        assert figures["idle"]["tree_pss_mib_per_session"] > 0
+        watched = figures["watch"]
+        assert watched["alive"] == sessions and watched["failed"] == []
+        assert watched["measured_sessions"] == sessions  # one lobby process per session, each measured
+        assert all(rss > 0 for rss in watched["session_rss_mib"])
+        assert all(rate > 0 for rate in watched["writes_per_s"])  # every terminal kept receiving frames
+    assert report["doors"]["warm"]["idle"]["zygote_pss_mib"] > 0  # the warm server has its zygote
+    assert report["doors"]["spawn"]["idle"]["zygote_pss_mib"] == 0  # --spawn has none

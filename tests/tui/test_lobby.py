@@ -188,3 +188,37 @@ async def test_opening_a_table_starts_its_host_and_joins_its_maker_at_the_first_
             while process_alive(table.pid):  # reaped here: the host is this process's child
                 time.sleep(0.05)
         remove(home)
+
+
+async def test_a_lobby_waiting_for_its_player_redraws_its_list_only_when_it_changes(sleeper, monkeypatch):
+    """A server holds many lobbies waiting for their players: they look at the tables every 2 s,
+    and draw nothing anew (and run no timer) while nothing changed."""
+    cleared = []
+    clear = DataTable.clear
+
+    def counted(grid: DataTable, *args: object, **options: object) -> object:
+        cleared.append(1)
+        return clear(grid, *args, **options)
+
+    monkeypatch.setattr(DataTable, "clear", counted)
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: cleared)  # the first listing, drawn
+        assert app.autopilot is None  # nothing to go past while nobody watches bots
+        screen = app.screen
+        for _ in range(3):  # the same (empty) listing again, as every 2 s
+            screen.show_tables(list_tables())
+        assert len(cleared) == 1
+        table = sidecar("d-new", 0, SEATS)
+        sidecar("d-new", sleeper(str(table.socket)).pid, SEATS)
+        screen.show_tables(list_tables())  # a table opened: drawn
+        assert len(cleared) == 2 and screen.query_one("#lobby-tables", DataTable).row_count == 1
+        screen.show_tables(list_tables())
+        assert len(cleared) == 2
+
+        await pilot.press("w")  # watching bots: the autopilot runs, and stops with it
+        await wait_until(pilot, lambda: app.match is not None)
+        assert app.autopilot is not None
+        app.leave_match()  # as the table's q does (at instant speed a round's end may be showing)
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert app.autopilot is None

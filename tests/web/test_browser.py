@@ -16,7 +16,17 @@ TILE = re.compile(r"\[\d\|\d\]")
 
 
 def server_children(server: WebServer) -> list[str]:
-    pid = server.process.pid
+    """The server's child processes but its warm session server (`cli.zygote`), and that one's:
+    the sessions it has started."""
+    found = []
+    for pid in children(server.process.pid):
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            zygote = b"cli.zygote" in handle.read().split(b"\0")
+        found += children(pid) if zygote else [pid]
+    return found
+
+
+def children(pid: int | str) -> list[str]:
     found = []
     for task in os.listdir(f"/proc/{pid}/task"):
         with open(f"/proc/{pid}/task/{task}/children") as handle:

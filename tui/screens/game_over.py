@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core import Match
 from core.chance import SHORT_COMMITMENT
@@ -24,6 +24,7 @@ from tui.host import host
 from tui.outcome import Outcome, Standing, outcome
 from tui.presentation import scorepad_extras
 from tui.table_model import TableModel, as_table
+from tui.widgets.footer import Footer
 from tui.widgets.scorepad import ScoreSheet, ScoreTable
 
 POINTS = "points a decision"

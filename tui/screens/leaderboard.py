@@ -15,10 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from core import GAME_NAMES, GAME_TITLES
 from tui.host import host
+from tui.widgets.footer import Footer
 
 WORDS = {
     "private": "private (not listed)",

@@ -7,11 +7,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import GAME_NAMES, GAME_TITLES
 from tui.lessons import LessonError, load_lesson
+from tui.widgets.footer import Footer
 
 
 def lesson_summary(game: str) -> str:

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from saves.autosave import Autosave
@@ -18,6 +18,7 @@ from saves.listing import Entry, entries, format_entry
 from saves.store import SaveStore
 from tui.host import host
 from tui.lessons import lesson_for
+from tui.widgets.footer import Footer
 
 
 def entry_prompt(entry: Entry, width: int | None = None) -> Text:

@@ -20,10 +20,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from core import GAME_TITLES
 from tui.host import host
+from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
     from saves import Loaded
@@ -73,6 +74,7 @@ class LobbyScreen(Screen[None]):
         self.tables: list[Any] = []
         self.latest: Loaded | None = None  # the player's latest unfinished match, offered first
         self.rows: list[Row] = []
+        self._shown: object = None  # what the list shows (every 2 s the same, mostly: then nothing is redrawn)
         self.first_notice = notice
         self.sub_title = "Lobby"
         self._placed: str | None = None  # the row the lobby put the cursor on (not the player)
@@ -137,10 +139,16 @@ class LobbyScreen(Screen[None]):
         rows += [Row(table.table_id, table, seat) for table, seat in seated if seat is not None]
         rows += [Row(table.table_id, table) for table, seat in seated if seat is None]
         self.rows = rows
-        grid.clear()
         now = time.time()
-        for row in rows:
-            grid.add_row(*self._cells(row, now), key=row.key, height=None)  # as many lines as the seats take
+        cells = [self._cells(row, now) for row in rows]
+        texts = [[(cell.plain, str(cell.style)) for cell in line] for line in cells]
+        shown = ([row.key for row in rows], texts)
+        if shown == self._shown:
+            return  # as it is on the screen already
+        self._shown = shown
+        grid.clear()
+        for row, line in zip(rows, cells, strict=True):
+            grid.add_row(*line, key=row.key, height=None)  # as many lines as the seats take
         keys = [row.key for row in rows]
         if chosen is not None and chosen.key != self._placed and chosen.key in keys:
             grid.move_cursor(row=keys.index(chosen.key))  # where the player put it

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS
@@ -17,6 +17,7 @@ from core.seats import MAX_NAME
 from tui.host import host
 from tui.preferences import MAX_SEATS
 from tui.settings import MatchSettings, build_settings
+from tui.widgets.footer import Footer
 
 
 class OnOff(Checkbox):

@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core import Match
 from core.moves import Deal, Discard, Move, Play
@@ -36,6 +36,7 @@ from tui.review_session import ReviewSession
 from tui.screens.round_over import round_headline
 from tui.widgets import BoardTree
 from tui.widgets.dominoes import tile_text
+from tui.widgets.footer import Footer
 from tui.widgets.review_hand import ReviewHand
 from tui.widgets.trick_view import TrickView
 from tui.widgets.verdict_strip import StripCell, VerdictStrip

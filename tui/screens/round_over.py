@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from core import Match
 from core.words import plural
@@ -17,6 +17,7 @@ from tui.host import host
 from tui.presentation import high_score_wins
 from tui.table_model import TableModel, as_table
 from tui.widgets.dominoes import tile_text
+from tui.widgets.footer import Footer
 from tui.widgets.scorepad import BIDDER_MARK, WINNER_MARK, round_winners
 
 

@@ -14,10 +14,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, TabbedContent, TabPane
+from textual.widgets import Markdown, TabbedContent, TabPane
 
 from core import GAME_NAMES, get_game
 from tui.rules_page import rules_text
+from tui.widgets.footer import Footer
 
 
 class RulesScreen(Screen[None]):

@@ -17,10 +17,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.host import host
 from tui.widgets.chart import Chart
+from tui.widgets.footer import Footer
 
 Loader = Callable[[], tuple[dict[str, Any] | None, list[str]]]  # (statistics, notices)
 

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from core import IllegalMove
 from core.bots.hint import hint
@@ -41,6 +41,7 @@ from tui.presentation import (
 from tui.screens.rules import RulesScreen
 from tui.table_model import TableModel
 from tui.widgets import BoardTree, HandView, Scorepad
+from tui.widgets.footer import Footer
 from tui.widgets.move_log import MoveLog
 from tui.widgets.scorepad import ScoreSheet
 from tui.widgets.trick_view import TrickView

@@ -10,11 +10,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import GAME_NAMES, GAME_TITLES
 from tui.host import host
+from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
     from saves import Loaded

@@ -11,7 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from tui.widgets.footer import Footer
 
 WAITING_CSS = """
 UndoWaitingDialog {

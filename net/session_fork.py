@@ -1,0 +1,317 @@
+"""The door's side of the warm session server (`cli.zygote`): sessions forked from a prepared process.
+
+`WarmSessions.launch` is how the SSH and web doors start a session: a pty of its own and the
+player's lobby in it, forked from the zygote (a few milliseconds) when one is ready, spawned as a
+fresh `python -m cli` (`net.pty_session.spawn_in_pty`, the cold start) when none is: before the
+zygote is up, while a dead one is restarted, for a request it refuses, with `spawn=True` (the
+doors' `--spawn`), and where there is no `fork` or pidfd (not Linux).
+
+A forked session is a `ForkedSession`: the zygote's child, not the door's, so the door holds a
+pidfd for it (its end is seen on the pidfd; a signal through it never reaches a recycled pid) and
+the zygote reports its exit status once it has reaped it. A zygote that dies is restarted after a
+pause that grows while it keeps dying; sessions it forked go on (their exit status is then 0, as
+nobody can tell it any more). A request the zygote never answered (it died, or hung) leaves no
+trace: its pty is closed, which hangs up any child forked on it, and the session is spawned on a
+new one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import signal
+import socket
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from net.control_channel import close_all, receive, send
+from net.player_sessions import child_environment
+from net.pty_session import PtyProcess, open_pty, spawn_in_pty
+
+READY_TIMEOUT = 60.0  # seconds the zygote may take to import everything (a busy machine)
+FORK_TIMEOUT = 10.0  # seconds it may take to answer a request before it is taken for hung
+REPORT_WAIT = 2.0  # seconds between a session's end (its pidfd) and the zygote's report of its status
+RESTART_AFTER = (1.0, 60.0)  # the first pause before a dead zygote is started again, and the longest
+CLI = ("-m", "cli")
+
+
+def fork_available() -> bool:
+    """Whether this platform can fork sessions from a zygote (Linux: fork, pidfds, seqpacket sockets)."""
+    return all(hasattr(os, name) for name in ("fork", "pidfd_open")) and hasattr(socket, "SOCK_SEQPACKET")
+
+
+class NotForked(Exception):
+    """The zygote did not fork this session (it refused, died or hung): spawn it instead."""
+
+
+class ForkedSession:
+    """A session process forked by the zygote, with what `PtyChild` uses of a process."""
+
+    def __init__(self, pid: int, pidfd: int, zygote: Zygote) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._pidfd: int | None = pidfd
+        self._zygote = zygote
+        self._loop = asyncio.get_running_loop()
+        self._done: asyncio.Future[int] = self._loop.create_future()
+        self._fallback: asyncio.TimerHandle | None = None
+        self._loop.add_reader(pidfd, self._ended)
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self._done)
+
+    def send_signal(self, number: int) -> None:
+        if self.returncode is None and self._pidfd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._pidfd, number)
+
+    def reported(self, code: int) -> None:
+        """The zygote reaped the session: its status."""
+        self._finish(code)
+
+    def zygote_gone(self) -> None:
+        """Nobody will report the status: the pidfd alone says when the session ends."""
+        if self._pidfd is None:  # it ended already, and waits for a report that will not come
+            self._finish(0)
+
+    def _ended(self) -> None:
+        """The session's process ended; the zygote reports its status once it has reaped it."""
+        if self._pidfd is not None:
+            self._loop.remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        if self._zygote.alive:
+            self._fallback = self._loop.call_later(REPORT_WAIT, self._finish, 0)
+        else:
+            self._finish(0)
+
+    def _finish(self, code: int) -> None:
+        if self._done.done():
+            return
+        if self._fallback is not None:
+            self._fallback.cancel()
+        if self._pidfd is not None:
+            self._loop.remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        self.returncode = code
+        self._zygote.sessions.pop(self.pid, None)
+        self._done.set_result(code)
+
+
+class Zygote:
+    """One running zygote process and its control channel."""
+
+    def __init__(self, on_gone: Any) -> None:
+        self.on_gone = on_gone
+        self.process: asyncio.subprocess.Process | None = None
+        self.channel: socket.socket | None = None
+        self.alive = False
+        self.ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.pending: dict[int, asyncio.Future[tuple[int, int]]] = {}
+        self.sessions: dict[int, ForkedSession] = {}
+        self._numbers = itertools.count(1)
+
+    async def start(self, environment: Mapping[str, str]) -> None:
+        """Start it and wait until it is ready. OSError, or TimeoutError, if it is not."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "cli.zygote",
+                str(theirs.fileno()),
+                pass_fds=[theirs.fileno()],
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+                env=dict(environment),
+                start_new_session=True,  # the keeper's Ctrl+C is the server's to handle
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        ours.setblocking(False)
+        self.channel = ours
+        self.alive = True
+        asyncio.get_running_loop().add_reader(ours, self._readable)
+        try:
+            await asyncio.wait_for(asyncio.shield(self.ready), READY_TIMEOUT)
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def fork(self, arguments: Sequence[str], environment: Mapping[str, str], terminal: int) -> ForkedSession:
+        """The session forked on `terminal` (a pty's slave side). NotForked if it was not."""
+        if not self.alive or not self.ready.done() or self.channel is None:
+            raise NotForked("no zygote is ready")
+        number = next(self._numbers)
+        answer: asyncio.Future[tuple[int, int]] = asyncio.get_running_loop().create_future()
+        self.pending[number] = answer
+        try:
+            request = {"session": number, "args": list(arguments), "environment": dict(environment)}
+            send(self.channel, request, [terminal])
+            pid, pidfd = await asyncio.wait_for(asyncio.shield(answer), FORK_TIMEOUT)
+        except (OSError, ValueError) as error:
+            raise NotForked(str(error)) from None
+        except TimeoutError:
+            self.kill()  # hung: a new one is started; the pty it may yet fork on is closed by the caller
+            raise NotForked("the zygote did not answer") from None
+        finally:
+            self.pending.pop(number, None)
+        session = ForkedSession(pid, pidfd, self)
+        self.sessions[pid] = session
+        return session
+
+    def _readable(self) -> None:
+        assert self.channel is not None
+        while self.channel is not None:
+            try:
+                message, descriptors = receive(self.channel)
+            except (BlockingIOError, InterruptedError):
+                return
+            except ValueError:
+                continue
+            except OSError:
+                message, descriptors = None, []
+            if message is None:
+                self._gone()
+                return
+            self._dispatch(message, descriptors)
+
+    def _dispatch(self, message: dict[str, Any], descriptors: list[int]) -> None:
+        if "ready" in message and not self.ready.done():
+            self.ready.set_result(message["ready"])
+        elif "exited" in message:
+            session = self.sessions.get(message["exited"])
+            code = message.get("code")
+            if session is not None and type(code) is int:
+                session.reported(code)
+        elif "session" in message:
+            answer = self.pending.get(message["session"])
+            pid = message.get("pid")
+            if answer is not None and not answer.done() and type(pid) is int and len(descriptors) == 1:
+                answer.set_result((pid, descriptors.pop()))
+            elif answer is not None and not answer.done():
+                answer.set_exception(NotForked(str(message.get("refused", "refused"))))
+            elif type(pid) is int and descriptors:  # an answer come too late: its pty is closed already
+                with contextlib.suppress(OSError):
+                    signal.pidfd_send_signal(descriptors[0], signal.SIGHUP)
+        close_all(descriptors)
+
+    def _gone(self) -> None:
+        if not self.alive:
+            return
+        self.alive = False
+        if self.channel is not None:
+            asyncio.get_running_loop().remove_reader(self.channel)
+            self.channel.close()
+            self.channel = None
+        if not self.ready.done():
+            self.ready.set_exception(OSError("the zygote ended before it was ready"))
+            self.ready.exception()  # retrieved: nobody may be waiting any more
+        for answer in self.pending.values():
+            if not answer.done():
+                answer.set_exception(NotForked("the zygote ended"))
+        for session in list(self.sessions.values()):
+            session.zygote_gone()
+        if self.process is not None:
+            asyncio.get_running_loop().create_task(self.process.wait())  # reaped, not left a zombie
+        self.on_gone(self)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+        self._gone()
+
+    async def stop(self) -> None:
+        """Close the channel (it exits by itself), then make sure it has."""
+        process = self.process
+        self._gone()
+        if process is not None and process.returncode is None:
+            try:
+                await asyncio.wait_for(process.wait(), 5.0)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+                await process.wait()
+
+
+class WarmSessions:
+    """How a door starts its sessions: forked from a zygote it keeps running, or spawned."""
+
+    def __init__(self, environment: Mapping[str, str], *, spawn: bool = False) -> None:
+        self.environment = child_environment(environment)  # the doors' sessions' environment, before the player's
+        self.warm = not spawn and fork_available()
+        self.zygote: Zygote | None = None
+        self.restarts = 0  # zygotes started after one died
+        self._pause = RESTART_AFTER[0]
+        self._restart: asyncio.Task[None] | None = None
+        self._closing = False
+
+    @property
+    def ready(self) -> bool:
+        zygote = self.zygote
+        return zygote is not None and zygote.alive and zygote.ready.done() and not zygote.ready.exception()
+
+    async def start(self) -> None:
+        """Start the zygote and wait for it; if it does not come up, sessions are spawned until it does."""
+        if self.warm:
+            await self._start_zygote()
+
+    async def _start_zygote(self) -> bool:
+        zygote = Zygote(self._zygote_gone)
+        self.zygote = zygote
+        try:
+            await zygote.start(self.environment)
+        except (OSError, TimeoutError):
+            return False
+        self._pause = RESTART_AFTER[0]
+        return True
+
+    def _zygote_gone(self, zygote: Zygote) -> None:
+        if zygote is self.zygote and not self._closing and (self._restart is None or self._restart.done()):
+            self._restart = asyncio.get_running_loop().create_task(self._start_again())
+
+    async def _start_again(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self._pause)
+            self._pause = min(self._pause * 2, RESTART_AFTER[1])
+            if self._closing:
+                return
+            self.restarts += 1
+            if await self._start_zygote():
+                return
+
+    async def launch(
+        self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
+    ) -> tuple[int, PtyProcess]:
+        """A new session in a pty of its own at `size`: the pty's master side and the process."""
+        zygote = self.zygote
+        if self.ready and zygote is not None and list(argv[:3]) == [sys.executable, *CLI]:
+            master, slave = open_pty(size)
+            try:
+                return master, await zygote.fork(argv[3:], environment, slave)
+            except NotForked:
+                os.close(master)
+            except BaseException:
+                os.close(master)
+                raise
+            finally:
+                os.close(slave)
+        return await spawn_in_pty(argv, environment, size)
+
+    async def close(self) -> None:
+        self._closing = True
+        if self._restart is not None:
+            self._restart.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._restart
+        if self.zygote is not None:
+            await self.zygote.stop()

@@ -1,0 +1,305 @@
+"""Sessions forked from the doors' warm process: what a spawned session was, and nothing shared that
+must not be (net.session_fork, cli.zygote). asyncssh and browser-protocol clients on loopback
+against the real doors, whose sessions run the real lobby."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+from pathlib import Path
+
+from net import web_server
+from net.limits import ServerLimits
+from net.player_sessions import player_home
+from saves import SaveStore
+from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
+from tests.net.test_ssh_server import window_size
+from tests.net.web_client import browser, open_screen, running_web_door, signed_in
+from tui.preferences import FILE_NAME, Preferences, save_preferences
+
+
+def parent_of(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[1])
+
+
+def held(pid: int) -> set[str]:
+    """What the process's descriptors point at."""
+    found = set()
+    for name in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            found.add(os.readlink(f"/proc/{pid}/fd/{name}"))
+    return found
+
+
+def environment_of(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as environ:
+        pairs = [entry.decode(errors="replace").partition("=") for entry in environ.read().split(b"\0") if entry]
+    return {name: value for name, _, value in pairs}
+
+
+async def until(check, what: str, timeout: float = TIMEOUT) -> None:
+    for _ in range(int(timeout / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never {what}")
+
+
+async def match_alone(channel, screen: Screen, player: str) -> None:
+    channel.write(b"a")  # a match alone against bots
+    await screen.wait_for("Start")
+    channel.write(b"\x13")  # Ctrl+S: start it
+    await screen.wait_for(f"{player}'s tiles")
+
+
+def first_deal(store: SaveStore) -> object:
+    (match_id,) = store.ids()
+    match = store.load(match_id).record.match
+    return match.events[0]
+
+
+def test_two_players_sessions_are_forked_and_share_no_folder_deal_or_descriptor(home, keys):
+    saves = {name: SaveStore(home / "players" / name / "saves") for name in ("alice", "mallory")}
+
+    async def run() -> None:
+        async with running_door(home, keys) as door:
+            zygote = door.warm.zygote.process.pid
+            sessions = {}
+            for name, key in (("alice", keys.known), ("mallory", keys.mallory)):
+                connection = await connect(door, key, username=name)
+                channel, screen = await open_terminal(connection)
+                await screen.wait_for(f"signed in as {name}")
+                (session,) = door.active - {s for s, _, _ in sessions.values()}
+                assert parent_of(session.child.process.pid) == zygote  # forked, not spawned
+                sessions[name] = (session, channel, screen)
+            for name, (_, channel, screen) in sessions.items():
+                await match_alone(channel, screen, name)
+                await until(lambda name=name: saves[name].ids(), f"{name}'s match saved")
+
+            # Each match is in its player's folder alone, and the two were dealt apart.
+            assert len(saves["alice"].ids()) == len(saves["mallory"].ids()) == 1
+            assert not (home / "saves").exists() or not os.listdir(home / "saves")
+            assert first_deal(saves["alice"]) != first_deal(saves["mallory"])
+
+            # Neither holds a descriptor of the other's: its pty, its folder, its files.
+            alice, mallory = (sessions[name][0].child.process.pid for name in ("alice", "mallory"))
+            for pid, other, other_name in ((alice, mallory, "mallory"), (mallory, alice, "alice")):
+                mine, theirs = held(pid), held(other)
+                terminal = os.readlink(f"/proc/{other}/fd/0")
+                assert terminal.startswith("/dev/pts/") and terminal not in mine
+                assert not any(f"/players/{other_name}" in target for target in mine)
+                assert not ({target for target in theirs if target.startswith("/")} - {"/dev/null"}) & mine
+            for _, channel, _ in sessions.values():
+                channel.close()
+
+    asyncio.run(asyncio.wait_for(run(), 180))
+
+
+def test_a_session_killed_mid_save_leaves_its_match_whole(home, keys):
+    store = SaveStore(home / "players" / "alice" / "saves")
+    save_preferences(Preferences(bot_speed="instant"), player_home(home, "alice") / FILE_NAME)
+    chooser = random.Random(26)
+    cursors = []
+
+    async def run() -> None:
+        async with running_door(home, keys) as door:
+            for attempt in range(4):
+                connection = await connect(door, keys.known, username="alice")
+                channel, screen = await open_terminal(connection)
+                if attempt == 0:
+                    await screen.wait_for("Dominoes lobby")
+                    await match_alone(channel, screen, "alice")
+                else:
+                    await screen.wait_for("resume your match")
+                    channel.write(b"\r")
+                    await screen.wait_for("alice's tiles")
+                (session,) = door.active
+                pid = session.child.process.pid
+                assert parent_of(pid) == door.warm.zygote.process.pid
+                for _ in range(chooser.randrange(20, 60)):  # play on: every event is saved
+                    channel.write(chooser.choice([b"\r", b"\r", b"d", b"p", b"\x1b[C"]))
+                    await asyncio.sleep(chooser.uniform(0.0, 0.04))
+                os.killpg(pid, signal.SIGKILL)  # whatever it was doing, a save among it
+                await asyncio.wait_for(session.child.process.wait(), TIMEOUT)
+                connection.close()
+                await until(lambda: not door.active, "the session released")
+                (match_id,) = store.ids()
+                loaded = store.load(match_id)  # whole: it loads, events and all
+                cursors.append(loaded.record.match.cursor)
+            assert cursors == sorted(cursors) and cursors[-1] > cursors[0] + 4  # it was played, and kept
+
+    asyncio.run(asyncio.wait_for(run(), 240))
+
+
+def test_sessions_are_spawned_while_a_dead_zygote_is_restarted_and_forked_again_after(home, keys):
+    async def run() -> None:
+        async with running_door(home, keys) as door:
+            first = door.warm.zygote
+            connection = await connect(door, keys.known, username="alice")
+            channel, screen = await open_terminal(connection)
+            await screen.wait_for("Dominoes lobby")
+            (forked,) = door.active
+
+            os.kill(first.process.pid, signal.SIGKILL)  # the warm process dies
+            await until(lambda: not first.alive, "the zygote's end noticed")
+            other = await connect(door, keys.mallory, username="mallory")
+            _, hers = await open_terminal(other)
+            await hers.wait_for("signed in as mallory")
+            (spawned,) = door.active - {forked}
+            assert parent_of(spawned.child.process.pid) == os.getpid()  # started afresh by the door meanwhile
+
+            await until(lambda: door.warm.ready, "a new zygote ready")
+            assert door.warm.zygote is not first and door.warm.restarts == 1
+            third = await connect(door, keys.mallory, username="mallory")
+            _, again = await open_terminal(third)
+            await again.wait_for("signed in as mallory")
+            (warm,) = door.active - {forked, spawned}
+            assert parent_of(warm.child.process.pid) == door.warm.zygote.process.pid
+
+            # The session the dead zygote forked goes on, and ends as any session does.
+            before = len(screen.received)
+            channel.change_terminal_size(100, 30)
+            await until(lambda: len(screen.received) > before, "a redraw at the new size")
+            channel.write(b"q")
+            await asyncio.wait_for(screen.closed.wait(), TIMEOUT)
+            assert channel.get_exit_status() == 0
+            await until(lambda: forked not in door.active, "the session released")
+            for each in (other, third):
+                each.close()
+
+    asyncio.run(asyncio.wait_for(run(), 180))
+
+
+def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, keys):
+    async def run() -> None:
+        async with running_door(home, keys, spawn=True) as door:
+            assert door.warm.zygote is None
+            connection = await connect(door, keys.known, username="alice")
+            channel, screen = await open_terminal(connection)
+            await screen.wait_for("Dominoes lobby")
+            (session,) = door.active
+            assert parent_of(session.child.process.pid) == os.getpid()
+            channel.write(b"q")
+            await asyncio.wait_for(screen.closed.wait(), TIMEOUT)
+            assert channel.get_exit_status() == 0
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_browser_session_is_forked_too_and_hung_up_when_its_socket_goes(home: Path):
+    async def run() -> None:
+        async with running_web_door(home) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            screen = await open_screen(client)
+            await screen.wait_for("signed in as Ann")
+            (session,) = door.active
+            process = session.child.process
+            assert parent_of(process.pid) == door.warm.zygote.process.pid
+            assert (home / "players" / "ann").is_dir()
+            await screen.websocket.close()  # the tab is closed
+            await asyncio.wait_for(process.wait(), TIMEOUT)
+            await until(lambda: not door.active, "the session released")
+            try:
+                os.kill(process.pid, 0)
+            except ProcessLookupError:
+                pass  # gone, and reaped
+            else:
+                raise AssertionError("the session outlived its socket")
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_browser_session_starts_with_its_page_and_its_socket_takes_it_over(home: Path):
+    async def run() -> None:
+        limits = ServerLimits(max_player_sessions=1)
+        async with running_web_door(home, limits=limits) as door, browser(door) as client, browser(door) as other:
+            await signed_in(client, door, "Ann")
+            assert not door.active  # the invite link's answer starts nothing (a chat's preview fetches it)
+            async with client.get("/") as response:
+                assert response.status == 200
+            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+            (started,) = door.active
+            assert started.websocket is None and parent_of(started.child.process.pid) == door.warm.zygote.process.pid
+            async with client.get("/") as response:  # loaded again before its socket came: still the one session
+                assert response.status == 200
+
+            # It counts under the caps as any session: Ann's second browser finds her one session taken.
+            await signed_in(other, door, "Ann")
+            refused = await open_screen(other)
+            await refused.wait_closed()
+            assert "you have 1 session open here already" in refused.text()
+
+            screen = await open_screen(client, (100, 30))
+            await screen.wait_for("signed in as Ann")
+            assert door.active == {started} and started.websocket is not None  # the page's socket took it over
+            assert window_size(started.child.master) == (100, 30)  # at the socket's window size
+            await screen.keys("q")
+            await screen.wait_closed()
+            await until(lambda: not door.active, "the session released")
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_session_started_with_a_page_whose_socket_never_comes_is_hung_up_and_uncounted(home: Path, monkeypatch):
+    monkeypatch.setattr(web_server, "PRESTART_WAIT", 1.0)
+
+    async def run() -> None:
+        async with running_web_door(home) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            async with client.get("/") as response:
+                assert response.status == 200
+            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+            (started,) = door.active
+            process = started.child.process
+            await asyncio.wait_for(process.wait(), TIMEOUT)  # no socket came: hung up
+            await until(lambda: not door.active, "the session released")
+            screen = await open_screen(client)  # a socket that comes later gets a session of its own
+            await screen.wait_for("signed in as Ann")
+            (fresh,) = door.active
+            assert fresh is not started and fresh.child.process.pid != process.pid
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_with_spawn_a_browser_session_starts_with_its_socket_as_before(home: Path):
+    async def run() -> None:
+        async with running_web_door(home, spawn=True) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            async with client.get("/") as response:
+                assert response.status == 200
+            screen = await open_screen(client)
+            await screen.wait_for("signed in as Ann")
+            (session,) = door.active
+            assert parent_of(session.child.process.pid) == os.getpid()
+            assert door.warm.zygote is None
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_forked_session_takes_its_window_size_from_its_pty_not_from_the_servers_columns_and_lines(home: Path):
+    # A server started where COLUMNS and LINES are exported (a shell, a test runner's workers) must
+    # not pass them to the zygote or to a session forked from it: the interface reads them before
+    # asking its terminal, and would draw every session at that size whatever the player's window.
+    exported = {**os.environ, "COLUMNS": "80", "LINES": "24"}
+
+    async def run() -> None:
+        async with running_web_door(home, environment=exported) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            screen = await open_screen(client, (100, 30))
+            await screen.wait_for("signed in as Ann")
+            (session,) = door.active
+            process = session.child.process
+            assert parent_of(process.pid) == door.warm.zygote.process.pid  # forked, not spawned
+            # The zygote was started without them (/proc shows the environment a process was
+            # started with; a forked session's own is only seen in what it draws) ...
+            assert not {"COLUMNS", "LINES"} & set(environment_of(door.warm.zygote.process.pid))
+            # ... and the session draws down to its window's last row, 30, not the server's 24.
+            await until(lambda: b"\x1b[30;" in screen.received, "the lobby drawn on the window's 30th row")
+            await screen.keys("q")
+            await screen.wait_closed()
+
+    asyncio.run(asyncio.wait_for(run(), 120))

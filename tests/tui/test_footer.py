@@ -1,0 +1,56 @@
+"""The footer lets go of the keys it no longer shows (tui.widgets.footer): at a table the keys
+change every turn, and Textual's own footer kept every key it had ever composed alive."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets._footer import FooterKey
+
+from tui.widgets.footer import Footer
+
+
+class Turns(App[None]):
+    """A screen whose keys change at every turn, as a table's do."""
+
+    BINDINGS = [Binding("d", "draw", "Draw"), Binding("p", "pass_turn", "Pass"), Binding("u", "undo", "Undo")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.turn = 0
+
+    def compose(self) -> ComposeResult:
+        yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "draw":
+            return self.turn % 2 == 0
+        if action == "pass_turn":
+            return self.turn % 2 == 1
+        return True
+
+
+def keys_alive() -> int:
+    gc.collect()
+    return sum(1 for thing in gc.get_objects() if isinstance(thing, FooterKey))
+
+
+def test_keys_a_footer_no_longer_shows_are_let_go():
+    async def run() -> None:
+        app = Turns()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            shown = len(app.query(FooterKey))
+            assert shown >= 3
+            for turn in range(1, 40):
+                app.turn = turn
+                app.refresh_bindings()
+                await pilot.pause()
+                await pilot.pause()
+            assert len(app.query(FooterKey)) == shown
+            assert keys_alive() <= 2 * shown  # the ones shown (and at most one composition on the way out)
+
+    asyncio.run(run())
