@@ -25,7 +25,7 @@ def random_position(seed: int, moves: int, players: int):
     rng = random.Random(seed)
     state = DB.new_game(players, {"target": 1000}, seed)
     for _ in range(moves):
-        if state.chance:
+        while state.chance:  # a deal where nobody holds a double is dealt again (DB-3)
             state = DB.apply(state, DB.deal(state, rng))
         legal = DB.legal_moves(state)
         state = DB.apply(state, legal[rng.randrange(len(legal))])
