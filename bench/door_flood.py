@@ -148,9 +148,10 @@ async def web_sign_in(base: str, home: Path, name: str) -> float:
         seen = b""
         async for message in websocket:
             if message.type == aiohttp.WSMsgType.BINARY:
-                seen = (seen + message.data)[-4000:]
+                seen += message.data
                 if LOBBY in seen:
                     break
+                seen = seen[-4000:]  # looked at whole first: a busy machine sends a frame in one long message
         else:
             raise RuntimeError(f"the session closed before the lobby: {seen[-300:]!r}")
         took = time.monotonic() - began
@@ -164,9 +165,13 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         self.lobby = asyncio.Event()
 
     def data_received(self, data: bytes, datatype: object) -> None:
-        self.seen = (self.seen + data)[-4000:]
+        if self.lobby.is_set():
+            return
+        self.seen += data
         if LOBBY in self.seen:
             self.lobby.set()
+        else:
+            self.seen = self.seen[-4000:]  # looked at whole first: a busy machine sends a frame in one long read
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lobby.set()
