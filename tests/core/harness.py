@@ -201,3 +201,15 @@ def refusals(game: Any, state: Any) -> Iterable[IllegalMove]:
             yield refusal
         else:
             raise AssertionError(f"{move} is not among the legal moves, yet it was applied")
+
+
+def play_out(match: Match, seed: int, level: str = "easy") -> Match:
+    """Play `match` to its end in the engine, every seat by the `level` bot from the seat's view,
+    deals included; the same match again for the same seed."""
+    bot, rng = get_bot(level), random.Random(seed)
+    while not match.state.over:
+        if match.state.chance:
+            match.deal()
+        else:
+            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    return match

@@ -133,3 +133,14 @@ class RawClient:
 
 def garbage_frame() -> bytes:
     return struct.pack(">I", 5) + b"\xc1\xc1\xc1\xc1\xc1"
+
+
+def strings_in(value: Any) -> list[str]:
+    """Every string in a decoded message: keys and values, however deep."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for key, item in value.items() for s in (key, *strings_in(item))]
+    if isinstance(value, list):
+        return [s for item in value for s in strings_in(item)]
+    return []

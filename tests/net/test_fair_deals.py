@@ -30,7 +30,7 @@ from net.client import TableClient
 from net.messages import Closed, Refused, Snapshot, UndoResult
 from net.tables import TableError, TableSeat, create_table, host_argv
 from saves.store import SaveStore
-from tests.net.helpers import TIMEOUT, RawClient, event_of, run, serving, snapshot_where
+from tests.net.helpers import TIMEOUT, RawClient, event_of, run, serving, snapshot_where, strings_in
 from tui.remote_table import RemoteTable
 from tui.settings import build_settings
 
@@ -47,16 +47,6 @@ def doubles_table(kinds: tuple[str, ...], secret: int | None = None, **options: 
     if secret is None:
         return settings.new_match()
     return Match("doubles", len(kinds), settings.options, settings.seats, None, secret=secret.to_bytes(32, "big"))
-
-
-def strings_in(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for key, item in value.items() for s in (key, *strings_in(item))]
-    if isinstance(value, list):
-        return [s for item in value for s in strings_in(item)]
-    return []
 
 
 def test_a_seat_cannot_recover_the_other_hands_from_its_own():

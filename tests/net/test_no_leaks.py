@@ -11,7 +11,7 @@ from core.games.moon_suits import MOON_SET
 from core.tiles import Tile
 from net.protocol import ConnectionClosed
 from tests.core.harness import ACCOUNTS
-from tests.net.helpers import RawClient, moon_match, run, serving
+from tests.net.helpers import RawClient, moon_match, run, serving, strings_in
 
 VIEW_KEYS = {
     "game", "options", "seat", "players", "round", "chance", "over", "phase", "to_move", "hand", "hand_sizes",
@@ -38,16 +38,6 @@ def tile_ints(view: dict[str, Any], legal: list[Any]) -> list[int]:
     found += [tile for tile in (view["widow"], view["discard"]) if tile is not None]
     found += [move[1] for move in legal if move[0] in ("play", "discard")]
     return found
-
-
-def strings_in(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for key, item in value.items() for s in (key, *strings_in(item))]
-    if isinstance(value, list):
-        return [s for item in value for s in strings_in(item)]
-    return []
 
 
 class LeakCheck:

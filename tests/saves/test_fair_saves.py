@@ -5,7 +5,6 @@ commitment, the secret once the match is over, and the mark."""
 
 from __future__ import annotations
 
-import random
 import struct
 import zlib
 
@@ -14,13 +13,13 @@ import pytest
 
 from cli.main import main
 from core import Match, Seat
-from core.bots import get_bot
 from core.chance import commitment
 from core.moves import Deal
 from saves.codec import decode, encode
 from saves.errors import SaveError
 from saves.store import SaveStore
 from saves.summary import status_text
+from tests.core.harness import play_out
 from tests.saves.builders import body_dict, file_with_body, record_of
 
 SECRET = bytes(range(100, 132))
@@ -31,13 +30,7 @@ def finished(secret: bytes | None = SECRET, seed: int | None = None, game: str =
     seats = [Seat("Ana"), Seat("Bot", "bot", "easy")]
     options = {"target": 20} if game == "doubles" else {"rounds": 1}
     match = Match(game, 2, options, seats, seed, secret=secret) if secret else Match(game, 2, options, seats, seed)
-    bot, rng = get_bot("easy"), random.Random(4)
-    while not match.state.over:
-        if match.state.chance:
-            match.deal()
-        else:
-            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
-    return match
+    return play_out(match, 4)
 
 
 def run(capsys, *argv):

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from core import Match
-from core.bots import get_bot
 from core.moves import DRAW, Play
+from tests.core.harness import play_out
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.settings import build_settings
@@ -69,14 +68,7 @@ def finished_round(seed: int = 4, players: int = 4) -> Match:
     """A one-round match of easy bots, played in the engine up to the end of its only round."""
     kinds = ("bot:easy",) * players
     match = quick_settings(kinds=kinds, seed=seed).new_match()
-    rng = random.Random(seed)
-    bot = get_bot("easy")
-    while not match.state.over:
-        if match.state.chance:
-            match.deal()
-        else:
-            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
-    return match
+    return play_out(match, seed)
 
 
 def quick_app(settings=None, speed="instant") -> DominoesApp:

@@ -7,11 +7,9 @@ undo by agreement, a second headless client), and plays by key presses.
 from __future__ import annotations
 
 import contextlib
-import random
 from collections.abc import AsyncIterator
 
 from core import IllegalMove, Match
-from core.bots import get_bot
 from core.moves import DRAW, Bid
 from core.seats import Seat
 from net import server as server_module
@@ -19,6 +17,7 @@ from net.address import tcp
 from net.client import TableClient
 from net.messages import Refused, Snapshot, UndoAsked, UndoPending, UndoResult
 from net.server import TableServer
+from tests.core.harness import play_out
 from tests.tui.conftest import press_a_turn, wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
@@ -311,12 +310,7 @@ def one_decision_from_the_end(table: tuple[Seat, ...] | None = None, seed: int =
     it stands."""
     table = table or seats("human", "easy")
     match = Match("chicken-foot", len(table), {"rounds": 1}, table, seed=seed)
-    bot, rng = get_bot("easy"), random.Random(seed)
-    while not match.state.over:
-        if match.state.chance:
-            match.deal()
-        else:
-            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    play_out(match, seed)
     assert match.undo() and match.state.to_move == 0
     return match
 

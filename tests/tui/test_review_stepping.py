@@ -8,17 +8,16 @@ and the review is kept beside each save, so every screen opens on a complete rev
 
 from __future__ import annotations
 
-import random
 import shutil
 
 import pytest
 
 from core import Match, Seat
-from core.bots import get_bot
 from core.moves import Deal
 from core.review import ReviewSettings
 from saves import SaveStore
 from saves.record import SavedMatch
+from tests.core.harness import play_out
 from tests.tui.conftest import wait_until
 from tui.app import DominoesApp
 from tui.preferences import Preferences
@@ -45,13 +44,7 @@ def played(game: str) -> Match:
     players, options, seed = GAMES[game]
     seats = [Seat("You"), *(Seat(f"Bot {n}", "bot", "easy") for n in range(2, players + 1))]
     match = Match(game, players, options, seats, seed)
-    bot, rng = get_bot("easy"), random.Random(seed)
-    while not match.state.over:
-        if match.state.chance:
-            match.deal()
-        else:
-            match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
-    return match
+    return play_out(match, seed)
 
 
 def stopped(match: Match, stop: str) -> Match:
