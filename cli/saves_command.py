@@ -95,9 +95,9 @@ def open_save_dir(directory: str) -> SaveStore:
 
 
 def save_simulated(store: SaveStore, match: Match) -> None:
-    """Write a simulated match, named for its seed; SaveError if it cannot be."""
+    """Write a simulated match, named for its game, table and seed; SaveError if it cannot be."""
     from saves.ids import simulated_match_id
     from saves.record import SavedMatch
 
     now = int(time.time())
-    store.save(SavedMatch(simulated_match_id(match.seed), match, now, now))
+    store.save(SavedMatch(simulated_match_id(match.game_name, match.players, match.seed), match, now, now))

@@ -14,9 +14,10 @@ def new_match_id() -> str:
     return secrets.token_hex(6)
 
 
-def simulated_match_id(seed: int) -> str:
-    """The id of a simulated match: fixed by its seed, so running a simulation again rewrites its files."""
-    return f"sim-{seed % 2**64:016x}"
+def simulated_match_id(game: str, players: int, seed: int) -> str:
+    """The id of a simulated match: fixed by its game, table and seed, so running a simulation again
+    rewrites its files, and another game or table simulated with the same seed keeps its own."""
+    return f"sim-{game}-{players}p-{seed % 2**64:016x}"
 
 
 def is_match_id(value: object) -> bool:

@@ -54,7 +54,7 @@ def review_json(capsys, directory, match_id, *extra):
 
 def test_the_review_of_a_simulated_save_as_json(capsys, sims):
     match_id = SaveStore(sims).ids()[0]
-    report = review_json(capsys, sims, match_id[:8])
+    report = review_json(capsys, sims, match_id[: len("sim-doubles-2p-") + 4])  # enough of its start
     assert list(report) == ["game", "match", "seats", "decisions", "in_play"]
     assert report["in_play"] is None  # the match is over: every round is reviewed
     assert (report["game"], report["match"]) == ("doubles", match_id)

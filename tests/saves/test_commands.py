@@ -32,13 +32,27 @@ def test_simulate_writes_every_match_as_a_save(capsys, tmp_path):
     assert out.rstrip().endswith(f"saved 3 matches in {tmp_path / 'sims'}")
     store = SaveStore(tmp_path / "sims")
     seeds = [match_seed(4, index) for index in range(3)]
-    assert store.ids() == sorted(simulated_match_id(seed) for seed in seeds)
+    assert store.ids() == sorted(simulated_match_id("chicken-foot", 3, seed) for seed in seeds)
     for seed in seeds:
         expected, _ = simulate_match("chicken-foot", 3, {"rounds": 2}, ["easy"], seed)
-        loaded = store.load(simulated_match_id(seed)).record.match
+        loaded = store.load(simulated_match_id("chicken-foot", 3, seed)).record.match
         assert loaded == expected and loaded.state.over
     status, out, _ = run(capsys, *SIMULATE, "--option", "rounds=1", "--json", "--save-dir", tmp_path / "sims")
     assert status == 0 and json.loads(out)["save_dir"] == str(tmp_path / "sims")
+
+
+def test_simulations_of_other_games_or_tables_with_the_same_seed_keep_their_own_saves(capsys, tmp_path):
+    sims = tmp_path / "sims"
+    for game, players in (("chicken-foot", 3), ("moon", 3), ("chicken-foot", 4)):
+        argv = ["simulate", "--game", game, "--players", players, "--matches", "1", "--seed", "1", "--save-dir", sims]
+        assert run(capsys, *argv)[0] == 0
+    store = SaveStore(sims)
+    seed = match_seed(1, 0)
+    assert store.ids() == sorted(
+        simulated_match_id(game, players, seed)
+        for game, players in (("chicken-foot", 3), ("moon", 3), ("chicken-foot", 4))
+    )
+    assert {store.load(match_id).record.match.game_name for match_id in store.ids()} == {"chicken-foot", "moon"}
 
 
 def test_simulate_save_dir_that_cannot_be_a_directory(capsys, tmp_path):
