@@ -72,8 +72,8 @@ async def sit(address: str, name: str, keys: TokenStore) -> int:
     return seat
 
 
-def test_a_resumed_match_listens_on_its_last_port_and_a_player_takes_their_seat_back_there(home, tmp_path):
-    keys = TokenStore(tmp_path / "keys")
+def hosted_with_ann_seated(home: Path, keys: TokenStore) -> tuple[str, str]:
+    """A Moon table hosted until Ann has taken a seat, then stopped: (its address, the match's id)."""
     first, lines = host(home, "--game", "moon", "--seats", "human,human,easy")
     address = address_in(lines)
     try:
@@ -81,6 +81,12 @@ def test_a_resumed_match_listens_on_its_last_port_and_a_player_takes_their_seat_
     finally:
         stopped(first)
     (match_id,) = SaveStore(home / "saves").ids()
+    return address, match_id
+
+
+def test_a_resumed_match_listens_on_its_last_port_and_a_player_takes_their_seat_back_there(home, tmp_path):
+    keys = TokenStore(tmp_path / "keys")
+    address, match_id = hosted_with_ann_seated(home, keys)
     again, lines = host(home, "--resume", match_id)
     try:
         assert address_in(lines) == address
@@ -93,13 +99,7 @@ def test_a_resumed_match_listens_on_its_last_port_and_a_player_takes_their_seat_
 
 def test_when_the_last_port_is_taken_the_match_moves_says_why_and_keeps_its_seats(home, tmp_path):
     keys = TokenStore(tmp_path / "keys")
-    first, lines = host(home, "--game", "moon", "--seats", "human,human,easy")
-    address = address_in(lines)
-    try:
-        assert asyncio.run(sit(address, "Ann", keys)) == 0
-    finally:
-        stopped(first)
-    (match_id,) = SaveStore(home / "saves").ids()
+    address, match_id = hosted_with_ann_seated(home, keys)
     squatter = socket.socket()
     squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     squatter.bind(("127.0.0.1", int(address.rsplit(":", 1)[1])))
