@@ -13,9 +13,10 @@ the door opened) it forks. The parent answers with the child's pid and a pidfd f
 when it ends and reports its exit status. The child becomes what a spawned session is: a new
 session whose controlling terminal is its pty (setsid, TIOCSCTTY), the pty on its standard streams,
 every other inherited descriptor closed, the request's environment and no other, the locale and
-standard streams that environment gives, the signal dispositions of a fresh process, and its own
-randomness from the OS (the `random` module is seeded anew on fork; nothing else is seeded at
-import). Then it runs `dominoes ARGS` and exits as that command would.
+standard streams that environment gives, the signal dispositions of a fresh process, a priority
+below the door's (`net.session_priority`), and its own randomness from the OS (the `random` module
+is seeded anew on fork; nothing else is seeded at import). Then it runs `dominoes ARGS` and exits
+as that command would.
 
 A request whose environment differs from the zygote's in what is read at import (PYTHON*, TEXTUAL_*,
 ESCDELAY) is refused, and the door spawns that session instead. When the door closes its end the
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from net.control_channel import close_all, receive, send
+from net.session_priority import give_way_to_the_door
 
 MAX_ARGUMENTS = 64
 READ_AT_IMPORT = ("PYTHON", "TEXTUAL_", "ESCDELAY")  # variables whose value the imported modules keep
@@ -219,6 +221,7 @@ class Zygote:
             self.channel.close()
             close_all([self.wake_read, self.wake_write])
             os.setsid()
+            give_way_to_the_door()
             fcntl.ioctl(request.terminal, termios.TIOCSCTTY, 0)
             for standard in (0, 1, 2):
                 os.dup2(request.terminal, standard)

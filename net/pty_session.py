@@ -27,6 +27,7 @@ from typing import Any, Protocol
 import asyncssh
 
 from net.rate import TokenBucket
+from net.session_priority import give_way_to_the_door
 
 DEFAULT_SIZE = (80, 24)
 MAX_COLUMNS, MAX_ROWS = 500, 200  # larger windows are drawn at this size
@@ -109,9 +110,11 @@ async def spawn_in_pty(
 
 
 def _become_terminal_owner() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """A new session whose controlling terminal is the pty on stdin: resize signals reach the child."""
+    """A new session whose controlling terminal is the pty on stdin: resize signals reach the child.
+    It gives way to the door on a busy machine, as a forked session does."""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    give_way_to_the_door()
 
 
 class PtyChild:

@@ -14,6 +14,7 @@ from pathlib import Path
 from net import web_server
 from net.limits import ServerLimits
 from net.player_sessions import player_home
+from net.session_priority import SESSION_NICE
 from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
@@ -39,6 +40,15 @@ def environment_of(pid: int) -> dict[str, str]:
     with open(f"/proc/{pid}/environ", "rb") as environ:
         pairs = [entry.decode(errors="replace").partition("=") for entry in environ.read().split(b"\0") if entry]
     return {name: value for name, _, value in pairs}
+
+
+def gives_way_to_the_door(pid: int) -> bool:
+    """The session runs at a priority below the door's (this process's), in a scheduling group as
+    low where the system has such groups (net.session_priority)."""
+    expected = min(19, os.nice(0) + SESSION_NICE)
+    group = Path(f"/proc/{pid}/autogroup")
+    group_nice = int(group.read_text().split()[-1]) if group.exists() else expected
+    return os.getpriority(os.PRIO_PROCESS, pid) == expected == group_nice
 
 
 async def until(check, what: str, timeout: float = TIMEOUT) -> None:
@@ -75,6 +85,7 @@ def test_two_players_sessions_are_forked_and_share_no_folder_deal_or_descriptor(
                 await screen.wait_for(f"signed in as {name}")
                 (session,) = door.active - {s for s, _, _ in sessions.values()}
                 assert parent_of(session.child.process.pid) == zygote  # forked, not spawned
+                assert gives_way_to_the_door(session.child.process.pid)
                 sessions[name] = (session, channel, screen)
             for name, (_, channel, screen) in sessions.items():
                 await match_alone(channel, screen, name)
@@ -183,6 +194,7 @@ def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, key
             await screen.wait_for("Dominoes lobby")
             (session,) = door.active
             assert parent_of(session.child.process.pid) == os.getpid()
+            assert gives_way_to_the_door(session.child.process.pid)
             channel.write(b"q")
             await asyncio.wait_for(screen.closed.wait(), TIMEOUT)
             assert channel.get_exit_status() == 0
