@@ -131,8 +131,12 @@ class WebDoor:
             save_preferences(Preferences(bot_speed=speed), player_home(self.home, name) / FILE_NAME)
         link = InviteBook(self.home).invite(name, self.base)
         client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-        async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
-            response.raise_for_status()
+        while True:  # the server signs in 30 browsers at once, then 2 a second: as a player would, try again
+            async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
+                if response.status != 429:
+                    response.raise_for_status()
+                    break
+            await asyncio.sleep(0.5)
         websocket = await client.ws_connect(
             f"{self.base}/ws?width={SIZE[0]}&height={SIZE[1]}", headers={"Origin": self.base}
         )

@@ -232,9 +232,11 @@ class Gatekeeper:
         link = self._links.setdefault(digest(token), TokenBucket(LINK_RATE, LINK_BURST, self.ticks))
         if len(self._links) > MAX_INVITES:  # links revoked since: their pace is forgotten
             self._links = {key: pace for key, pace in self._links.items() if key in self.invites.players}
-        if link.wait() > 0 or not self._all_links.take():
-            wait = max(link.wait(), self._all_links.wait())
-            raise SignInsTooFast(f"this link was used too often just now; try again in {max(1, round(wait))} s")
+        if link.wait() > 0:
+            raise SignInsTooFast(f"this link was used too often just now; try again in {max(1, round(link.wait()))} s")
+        if not self._all_links.take():
+            wait = max(1, round(self._all_links.wait()))
+            raise SignInsTooFast(f"too many players are signing in just now; try again in {wait} s")
         link.take()
         if replacing and TOKEN_TEXT.fullmatch(replacing):
             self.sessions.pop(digest(replacing), None)

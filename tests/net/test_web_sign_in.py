@@ -135,6 +135,21 @@ def test_a_link_signs_in_only_so_many_browsers_at_once(home):
     run(go())
 
 
+def test_every_link_together_signs_in_only_so_many_browsers_at_once_and_says_so(home):
+    async def go() -> None:
+        async with running_web_door(home) as door:
+            links = [invite(door, f"Player{number}") for number in range(web_auth.SIGN_IN_BURST + 1)]
+            statuses = []
+            for link in links:  # each link used once: within its own pace, not within everyone's
+                async with browser(door) as device, device.get(link, headers=TYPED) as response:
+                    statuses.append(response.status)
+                    text = await response.text()
+            assert statuses == [200] * web_auth.SIGN_IN_BURST + [429]
+            assert "Too many players are signing in just now; try again in 1 s." in text
+
+    run(go())
+
+
 def test_the_origin_of_the_terminal_socket_must_match_in_scheme_host_and_port(home):
     async def go() -> None:
         async with running_web_door(home) as door, browser(door) as session:
