@@ -114,8 +114,12 @@ async def watch(
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         await asyncio.sleep(min(every, max(0.0, deadline - time.monotonic())))
-        samples.append([tree_memory(pid) for pid in session_roots(server_pid)])
-        whole = tree_memory(server_pid)
+        # Read in a thread: reading hundreds of processes' memory takes seconds on a busy machine, and
+        # meanwhile the sessions' output must go on being read, or the run would measure its own pause.
+        sample, whole = await asyncio.to_thread(
+            lambda: ([tree_memory(pid) for pid in session_roots(server_pid)], tree_memory(server_pid))
+        )
+        samples.append(sample)
         now = time.monotonic()
         for index, session in enumerate(sessions):
             if session.bytes != last[index]:

@@ -96,6 +96,8 @@ class Session:
                 if not self.lobby.is_set() and drawn(seen, self.words):
                     self.lobby.set()
         self.closed = True
+        error = self.websocket.exception()
+        self.tail += f" [the socket closed: code {self.websocket.close_code}{f', {error}' if error else ''}]".encode()
         self.lobby.set()
 
     def expect(self, words: str) -> None:

@@ -8,6 +8,10 @@ sessions drew at their own pace and their players saw nothing for tens of second
 lowers its group's weight, and its own priority for machines where the groups are cgroups (under a
 service manager), so the door is served first and the sessions share the rest evenly. On a quiet
 machine nothing changes: priority only decides who waits when everyone wants the processor.
+
+As nice as can be: at 10 (the door's group then weighs as much as 9 sessions) 200 browser
+sessions left the web door a twentieth of the processor, its loop fell more than 10 s behind and
+its heartbeats closed every socket; at 19 (as much as 68 sessions) both doors kept all 200.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import contextlib
 import os
 from pathlib import Path
 
-SESSION_NICE = 10  # how much nicer a session is than its door (niceness runs from -20 to 19)
+SESSION_NICE = 19  # how much nicer a session is than its door (niceness runs from -20 to 19)
 AUTOGROUP = Path("/proc/self/autogroup")
 
 
