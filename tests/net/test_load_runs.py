@@ -1,6 +1,7 @@
 """The load runs of the front doors (bench/ssh_load.py, bench/web_load.py), warm and --spawn side by
 side: a tiny one by default (a login and 2 sessions idle and watching for a few seconds on each); the
-full one (6 logins, 12 idle, 20 watching for a minute) when DOMINOES_SSH_LOAD=1 or DOMINOES_WEB_LOAD=1."""
+full one (6 logins, 12 idle, 20 watching for a minute) when DOMINOES_SSH_LOAD=1 or DOMINOES_WEB_LOAD=1.
+And the memory a forked session makes its own (bench/session_memory.py), once, briefly."""
 
 from __future__ import annotations
 
@@ -41,3 +42,12 @@ def test_every_session_of_the_load_run_keeps_playing_warm_and_spawned(bench, ful
         assert all(rate > 0 for rate in watched["writes_per_s"])  # every terminal kept receiving frames
     assert report["doors"]["warm"]["idle"]["zygote_pss_mib"] > 0  # the warm server has its zygote
     assert report["doors"]["spawn"]["idle"]["zygote_pss_mib"] == 0  # --spawn has none
+
+
+def test_the_memory_of_a_forked_session_is_measured_against_a_bare_apps():
+    command = [sys.executable, str(ROOT / "bench" / "session_memory.py"), "--forks", "1", "--seconds", "1", "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["zygote_private_mib"] > report["bare_private_mib"] > 0
+    assert report["watching_private_mib"] > report["bare_private_mib"]  # bots and their table draw far more
