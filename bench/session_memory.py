@@ -136,7 +136,8 @@ def main() -> int:
         print(json.dumps(result, indent=2))
         return 0
     print(result["machine"])
-    print(f"the zygote (imported, collected, frozen): {result['zygote_private_mib']} MiB of its own")
+    shared = result["zygote_private_mib"]
+    print(f"the prepared process (imported, collected, frozen): {shared} MiB, each child's until it writes there")
     print(f"a forked child's own memory after {args.seconds:g} s (median of {args.forks}):")
     print(f"  a bare Textual app (one line)   {result['bare_private_mib']:5.1f} MiB")
     print(f"  the lobby, idle                 {result['lobby_private_mib']:5.1f} MiB")
