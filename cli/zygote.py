@@ -9,14 +9,14 @@ then waits, having started nothing: no event loop, no thread, no open file but t
 a wake-up pipe for SIGCHLD and its standard streams (/dev/null).
 
 For each request (the session's `dominoes` arguments, its environment, and the slave side of a pty
-the door opened) it forks. The parent answers with the child's pid and a pidfd for it, reaps it
-when it ends and reports its exit status. The child becomes what a spawned session is: a new
-session whose controlling terminal is its pty (setsid, TIOCSCTTY), the pty on its standard streams,
-every other inherited descriptor closed, the request's environment and no other, the locale and
-standard streams that environment gives, the signal dispositions of a fresh process, a priority
-below the door's (`net.session_priority`), and its own randomness from the OS (the `random` module
-is seeded anew on fork; nothing else is seeded at import). Then it runs `dominoes ARGS` and exits
-as that command would.
+the door opened, and the niceness it is to run at) it forks. The parent answers with the child's pid
+and a pidfd for it, reaps it when it ends and reports its exit status. The child becomes what a
+spawned session is: a new session whose controlling terminal is its pty (setsid, TIOCSCTTY), the pty
+on its standard streams, every other inherited descriptor closed, the request's environment and no
+other, the locale and standard streams that environment gives, the signal dispositions of a fresh
+process, the niceness the door asks for (`net.session_priority`), and its own randomness from the OS
+(the `random` module is seeded anew on fork; nothing else is seeded at import). Then it runs
+`dominoes ARGS` and exits as that command would.
 
 A request whose environment differs from the zygote's in what is read at import (PYTHON*, TEXTUAL_*,
 ESCDELAY) is refused, and the door spawns that session instead. When the door closes its end the
@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from net.control_channel import close_all, receive, send
-from net.session_priority import give_way_to_the_door
+from net.session_priority import MOST_NICE, give_way_to_the_door
 
 MAX_ARGUMENTS = 64
 READ_AT_IMPORT = ("PYTHON", "TEXTUAL_", "ESCDELAY")  # variables whose value the imported modules keep
@@ -89,6 +89,7 @@ class SessionRequest:
     arguments: tuple[str, ...]  # after `dominoes`
     environment: dict[str, str]
     terminal: int  # the pty's slave side
+    nice: int = 0  # its niceness, as the door asks (net.session_priority)
 
     @classmethod
     def from_message(cls, message: Mapping[str, Any], descriptors: Sequence[int]) -> SessionRequest:
@@ -105,9 +106,12 @@ class SessionRequest:
             for name, value in environment.items()
         ):
             raise ValueError("a request's environment maps names to strings")
+        nice = message.get("nice", 0)
+        if type(nice) is not int or not -20 <= nice <= MOST_NICE:
+            raise ValueError(f"a request's niceness is a whole number from -20 to {MOST_NICE}")
         if not os.isatty(descriptors[0]):
             raise ValueError("a request's terminal is not a terminal")
-        return cls(number, tuple(arguments), environment, descriptors[0])
+        return cls(number, tuple(arguments), environment, descriptors[0], nice)
 
 
 def differs_at_import(environment: Mapping[str, str], own: Mapping[str, str]) -> str | None:
@@ -221,7 +225,7 @@ class Zygote:
             self.channel.close()
             close_all([self.wake_read, self.wake_write])
             os.setsid()
-            give_way_to_the_door()
+            give_way_to_the_door(request.nice)
             fcntl.ioctl(request.terminal, termios.TIOCSCTTY, 0)
             for standard in (0, 1, 2):
                 os.dup2(request.terminal, standard)

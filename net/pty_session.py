@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import errno
 import fcntl
+import functools
 import os
 import re
 import signal
@@ -88,9 +89,10 @@ def open_pty(size: tuple[int, int, int, int]) -> tuple[int, int]:
 
 
 async def spawn_in_pty(
-    argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
+    argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int], nice: int = 0
 ) -> tuple[int, PtyProcess]:
-    """`argv` started afresh in a new pty of its own: the pty's master side and the process."""
+    """`argv` started afresh in a new pty of its own, at niceness `nice`: the pty's master side and
+    the process."""
     master, slave = open_pty(size)
     try:
         process = await asyncio.create_subprocess_exec(
@@ -99,7 +101,7 @@ async def spawn_in_pty(
             stdout=slave,
             stderr=slave,
             env=dict(environment),
-            preexec_fn=_become_terminal_owner,
+            preexec_fn=functools.partial(_become_terminal_owner, nice),
         )
     except BaseException:
         os.close(master)
@@ -109,12 +111,12 @@ async def spawn_in_pty(
     return master, process
 
 
-def _become_terminal_owner() -> None:  # pragma: no cover - runs in the child between fork and exec
+def _become_terminal_owner(nice: int) -> None:  # pragma: no cover - runs in the child between fork and exec
     """A new session whose controlling terminal is the pty on stdin: resize signals reach the child.
-    It gives way to the door on a busy machine, as a forked session does."""
+    It gives way to the door as a forked session does."""
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    give_way_to_the_door()
+    give_way_to_the_door(nice)
 
 
 class PtyChild:

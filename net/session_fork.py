@@ -30,6 +30,7 @@ from typing import Any
 from net.control_channel import close_all, receive, send
 from net.player_sessions import child_environment
 from net.pty_session import PtyProcess, open_pty, spawn_in_pty
+from net.session_priority import lower_priority, niceness, session_nice
 
 READY_TIMEOUT = 60.0  # seconds the zygote may take to import everything (a busy machine)
 FORK_TIMEOUT = 10.0  # seconds it may take to answer a request before it is taken for hung
@@ -67,6 +68,17 @@ class ForkedSession:
         if self.returncode is None and self._pidfd is not None:
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(self._pidfd, number)
+
+    @property
+    def running(self) -> bool:
+        """Whether the process is there still (its pid is not anyone else's)."""
+        if self._pidfd is None:
+            return False
+        try:
+            signal.pidfd_send_signal(self._pidfd, 0)
+        except ProcessLookupError:
+            return False
+        return True
 
     def reported(self, code: int) -> None:
         """The zygote reaped the session: its status."""
@@ -146,15 +158,18 @@ class Zygote:
             await self.stop()
             raise
 
-    async def fork(self, arguments: Sequence[str], environment: Mapping[str, str], terminal: int) -> ForkedSession:
-        """The session forked on `terminal` (a pty's slave side). NotForked if it was not."""
+    async def fork(
+        self, arguments: Sequence[str], environment: Mapping[str, str], terminal: int, nice: int = 0
+    ) -> ForkedSession:
+        """The session forked on `terminal` (a pty's slave side), at niceness `nice`. NotForked if it
+        was not."""
         if not self.alive or not self.ready.done() or self.channel is None:
             raise NotForked("no zygote is ready")
         number = next(self._numbers)
         answer: asyncio.Future[tuple[int, int]] = asyncio.get_running_loop().create_future()
         self.pending[number] = answer
         try:
-            request = {"session": number, "args": list(arguments), "environment": dict(environment)}
+            request = {"session": number, "args": list(arguments), "environment": dict(environment), "nice": nice}
             send(self.channel, request, [terminal])
             pid, pidfd = await asyncio.wait_for(asyncio.shield(answer), FORK_TIMEOUT)
         except (OSError, ValueError) as error:
@@ -254,6 +269,8 @@ class WarmSessions:
         self._pause = RESTART_AFTER[0]
         self._restart: asyncio.Task[None] | None = None
         self._closing = False
+        self._running: list[PtyProcess] = []  # the sessions launched, to make nicer as more come
+        self._starting = 0  # and those being launched
 
     @property
     def ready(self) -> bool:
@@ -292,12 +309,34 @@ class WarmSessions:
     async def launch(
         self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
     ) -> tuple[int, PtyProcess]:
-        """A new session in a pty of its own at `size`: the pty's master side and the process."""
+        """A new session in a pty of its own at `size`: the pty's master side and the process. The
+        more sessions run, the nicer each is (net.session_priority), those running already too."""
+        self._starting += 1  # sessions start side by side: each counts those not started yet too
+        try:
+            master, process = await self._start(argv, environment, size, self._give_way())
+        finally:
+            self._starting -= 1
+        self._running.append(process)
+        self._give_way()  # those that came while it started may have made it one too few
+        return master, process
+
+    def _give_way(self) -> int:
+        """How nice a session is now (its niceness), every running one made at least that nice."""
+        self._running = [process for process in self._running if process.returncode is None]
+        nice = niceness(session_nice(len(self._running) + self._starting))
+        for process in self._running:
+            if not isinstance(process, ForkedSession) or process.running:
+                lower_priority(process.pid, nice)
+        return nice
+
+    async def _start(
+        self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int], nice: int
+    ) -> tuple[int, PtyProcess]:
         zygote = self.zygote
         if self.ready and zygote is not None and list(argv[:3]) == [sys.executable, *CLI]:
             master, slave = open_pty(size)
             try:
-                return master, await zygote.fork(argv[3:], environment, slave)
+                return master, await zygote.fork(argv[3:], environment, slave, nice)
             except NotForked:
                 os.close(master)
             except BaseException:
@@ -305,7 +344,7 @@ class WarmSessions:
                 raise
             finally:
                 os.close(slave)
-        return await spawn_in_pty(argv, environment, size)
+        return await spawn_in_pty(argv, environment, size, nice)
 
     async def close(self) -> None:
         self._closing = True

@@ -1,34 +1,69 @@
-"""A served session gives way to its door: when the machine is busy, the door comes first.
+"""A served session gives way to its door when the machine is busy with many of them.
 
 Each session is a process session of its own (setsid, for its controlling terminal), and Linux
 puts every process session in a scheduling group of its own (an autogroup), weighted like the
 door's whole group. With 200 sessions watching bots at instant speed the door, the one process
 that reads, encrypts and sends every session's output, got one part in 201 of the processor: the
-sessions drew at their own pace and their players saw nothing for tens of seconds. A session
-lowers its group's weight, and its own priority for machines where the groups are cgroups (under a
-service manager), so the door is served first and the sessions share the rest evenly. On a quiet
-machine nothing changes: priority only decides who waits when everyone wants the processor.
+sessions drew at their own pace and their players saw nothing for tens of seconds.
 
-As nice as can be: at 10 (the door's group then weighs as much as 9 sessions) 200 browser
-sessions left the web door a twentieth of the processor, its loop fell more than 10 s behind and
-its heartbeats closed every socket; at 19 (as much as 68 sessions) both doors kept all 200.
+So sessions together weigh about DOOR_SHARE doors: the first few run as the door does, and each
+session started after them is nicer (its group too, and its own priority for machines where the
+groups are cgroups, as under a service manager), enough that the door, the sessions and anything
+else on the machine still share it as before while only a few sessions run; the door lowers the
+sessions already running to the same niceness. At 200 sessions that is 19, the lowest priority
+(at 10 the web door's loop fell more than 10 s behind and its heartbeats closed 198 of 200
+sockets). On a quiet machine none of it changes anything: priority only decides who waits when
+everyone wants the processor.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from pathlib import Path
 
-SESSION_NICE = 19  # how much nicer a session is than its door (niceness runs from -20 to 19)
-AUTOGROUP = Path("/proc/self/autogroup")
+DOOR_SHARE = 3.0  # how many doors' weight the sessions together have, at most (beyond the first few)
+WEIGHT_STEP = 1.25  # each step of niceness divides a scheduling group's weight by about this much
+MOST_NICE = 19
 
 
-def give_way_to_the_door() -> None:
-    """In a session's process, after setsid: lower its priority below the door's, and its new
-    group's to the same niceness. Where the platform has neither (or refuses), the session runs as
-    before."""
+def session_nice(sessions: int) -> int:
+    """How many steps nicer than the door a session is when the door runs `sessions` (itself
+    included): none for the first DOOR_SHARE, then enough that they weigh about DOOR_SHARE doors."""
+    if sessions <= DOOR_SHARE:
+        return 0
+    return min(MOST_NICE, math.ceil(math.log(sessions / DOOR_SHARE, WEIGHT_STEP)))
+
+
+def niceness(steps: int) -> int:
+    """In the door: the niceness `steps` nicer than its own."""
+    return min(MOST_NICE, os.nice(0) + steps)
+
+
+def give_way_to_the_door(nice: int) -> None:
+    """In a session's process, after setsid: at least `nice` (the door may have made it nicer
+    already), and its new scheduling group as nice. Where the platform has neither (or refuses),
+    the session runs as before."""
     with contextlib.suppress(OSError):
-        os.nice(SESSION_NICE)
+        if os.getpriority(os.PRIO_PROCESS, 0) < nice:
+            os.setpriority(os.PRIO_PROCESS, 0, nice)
     with contextlib.suppress(OSError):
-        AUTOGROUP.write_text(str(os.nice(0)))
+        Path("/proc/self/autogroup").write_text(str(os.getpriority(os.PRIO_PROCESS, 0)))
+
+
+def lower_priority(pid: int, nice: int) -> None:
+    """A running session of the door's at least `nice`, its threads and its group (never less
+    nice: that would need a privilege). Not before the session has its own process session: until
+    then its group is still the door's or the zygote's, and it takes its niceness itself."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        with open(f"/proc/{pid}/stat") as stat:
+            if int(stat.read().rsplit(")", 1)[1].split()[3]) != pid:  # its process session is not its own yet
+                return
+        for thread in (int(name) for name in os.listdir(f"/proc/{pid}/task")):  # on Linux each has its own
+            with contextlib.suppress(OSError):
+                if os.getpriority(os.PRIO_PROCESS, thread) < nice:
+                    os.setpriority(os.PRIO_PROCESS, thread, nice)
+        group = Path(f"/proc/{pid}/autogroup")
+        if int(group.read_text().split()[-1]) < nice:
+            group.write_text(str(nice))

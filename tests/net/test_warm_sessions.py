@@ -11,10 +11,9 @@ import random
 import signal
 from pathlib import Path
 
-from net import web_server
+from net import session_priority, web_server
 from net.limits import ServerLimits
 from net.player_sessions import player_home
-from net.session_priority import SESSION_NICE
 from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
@@ -42,13 +41,15 @@ def environment_of(pid: int) -> dict[str, str]:
     return {name: value for name, _, value in pairs}
 
 
-def gives_way_to_the_door(pid: int) -> bool:
-    """The session runs at a priority below the door's (this process's), in a scheduling group as
-    low where the system has such groups (net.session_priority)."""
-    expected = min(19, os.nice(0) + SESSION_NICE)
+def niceness(pid: int) -> tuple[int, int | None]:
+    """The process's niceness, and its scheduling group's where the system has such groups."""
     group = Path(f"/proc/{pid}/autogroup")
-    group_nice = int(group.read_text().split()[-1]) if group.exists() else expected
-    return os.getpriority(os.PRIO_PROCESS, pid) == expected == group_nice
+    return os.getpriority(os.PRIO_PROCESS, pid), int(group.read_text().split()[-1]) if group.exists() else None
+
+
+def nicer_than_this_process_by(steps: int) -> tuple[int, int | None]:
+    expected = min(19, os.nice(0) + steps)
+    return expected, expected if Path("/proc/self/autogroup").exists() else None
 
 
 async def until(check, what: str, timeout: float = TIMEOUT) -> None:
@@ -85,7 +86,6 @@ def test_two_players_sessions_are_forked_and_share_no_folder_deal_or_descriptor(
                 await screen.wait_for(f"signed in as {name}")
                 (session,) = door.active - {s for s, _, _ in sessions.values()}
                 assert parent_of(session.child.process.pid) == zygote  # forked, not spawned
-                assert gives_way_to_the_door(session.child.process.pid)
                 sessions[name] = (session, channel, screen)
             for name, (_, channel, screen) in sessions.items():
                 await match_alone(channel, screen, name)
@@ -108,6 +108,34 @@ def test_two_players_sessions_are_forked_and_share_no_folder_deal_or_descriptor(
                 channel.close()
 
     asyncio.run(asyncio.wait_for(run(), 180))
+
+
+def test_the_more_sessions_run_the_nicer_each_is_those_running_already_too(home, keys, monkeypatch):
+    monkeypatch.setattr(session_priority, "DOOR_SHARE", 1.0)  # the sessions together weigh one door
+
+    async def run() -> None:
+        async with running_door(home, keys) as door:
+            sessions = []
+            for name, key in (("alice", keys.known), ("mallory", keys.mallory)):
+                connection = await connect(door, key, username=name)
+                _, screen = await open_terminal(connection)
+                await screen.wait_for(f"signed in as {name}")
+                (session,) = door.active - set(sessions)
+                sessions.append(session)
+            first, second = (session.child.process.pid for session in sessions)
+            assert (
+                niceness(second)
+                == nicer_than_this_process_by(session_priority.session_nice(2))
+                != niceness(os.getpid())
+            )
+            assert niceness(first) == niceness(second)  # made as nice when the second came
+            zygote = door.warm.zygote.process.pid
+            assert niceness(zygote) in {(os.nice(0), 0), (os.nice(0), None)}  # its group never the sessions'
+            threads = os.listdir(f"/proc/{first}/task")
+            assert len(threads) > 1  # the interface's own threads, started before: as nice
+            assert {os.getpriority(os.PRIO_PROCESS, int(thread)) for thread in threads} == {niceness(second)[0]}
+
+    asyncio.run(asyncio.wait_for(run(), 120))
 
 
 def test_a_session_killed_mid_save_leaves_its_match_whole(home, keys):
@@ -185,7 +213,9 @@ def test_sessions_are_spawned_while_a_dead_zygote_is_restarted_and_forked_again_
     asyncio.run(asyncio.wait_for(run(), 180))
 
 
-def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, keys):
+def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, keys, monkeypatch):
+    monkeypatch.setattr(session_priority, "DOOR_SHARE", 0.5)  # the first session is as nice as a third would be
+
     async def run() -> None:
         async with running_door(home, keys, spawn=True) as door:
             assert door.warm.zygote is None
@@ -194,7 +224,7 @@ def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, key
             await screen.wait_for("Dominoes lobby")
             (session,) = door.active
             assert parent_of(session.child.process.pid) == os.getpid()
-            assert gives_way_to_the_door(session.child.process.pid)
+            assert niceness(session.child.process.pid) == nicer_than_this_process_by(4)  # as the door asked
             channel.write(b"q")
             await asyncio.wait_for(screen.closed.wait(), TIMEOUT)
             assert channel.get_exit_status() == 0

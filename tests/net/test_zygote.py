@@ -224,8 +224,13 @@ def test_a_request_is_checked_before_anything_is_forked():
     master, slave = os.openpty()
     try:
         request = SessionRequest.from_message({"session": 4, "args": ["lobby"], "environment": {"A": "1"}}, [slave])
-        assert request.arguments == ("lobby",) and request.environment == {"A": "1"}
+        assert request.arguments == ("lobby",) and request.environment == {"A": "1"} and request.nice == 0
+        nicer = {"session": 4, "args": [], "environment": {}, "nice": 19}
+        assert SessionRequest.from_message(nicer, [slave]).nice == 19
         for bad in (
+            {"session": 4, "args": [], "environment": {}, "nice": -21},
+            {"session": 4, "args": [], "environment": {}, "nice": 20},
+            {"session": 4, "args": [], "environment": {}, "nice": True},
             {"session": "4", "args": [], "environment": {}},
             {"session": 4, "args": ["x\0y"], "environment": {}},
             {"session": 4, "args": ["x"] * 65, "environment": {}},

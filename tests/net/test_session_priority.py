@@ -1,0 +1,21 @@
+"""How nice a served session is, by how many its door runs (net.session_priority)."""
+
+from __future__ import annotations
+
+from net.session_priority import DOOR_SHARE, MOST_NICE, WEIGHT_STEP, session_nice
+
+
+def test_the_first_few_sessions_run_as_the_door_does():
+    assert [session_nice(count) for count in range(1, int(DOOR_SHARE) + 1)] == [0] * int(DOOR_SHARE)
+
+
+def test_beyond_them_sessions_together_weigh_about_door_share_doors_and_never_more():
+    for count in (4, 10, 20, 50, 100):
+        nice = session_nice(count)
+        assert 0 < nice < MOST_NICE
+        assert count * WEIGHT_STEP**-nice <= DOOR_SHARE < count * WEIGHT_STEP ** -(nice - 1)  # the least that does
+
+
+def test_two_hundred_sessions_run_at_the_lowest_priority():
+    assert session_nice(200) == session_nice(10_000) == MOST_NICE
+    assert [session_nice(count) for count in range(1, 300)] == sorted(session_nice(count) for count in range(1, 300))
