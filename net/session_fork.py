@@ -269,7 +269,7 @@ class WarmSessions:
         self._pause = RESTART_AFTER[0]
         self._restart: asyncio.Task[None] | None = None
         self._closing = False
-        self._running: list[PtyProcess] = []  # the sessions launched, to make nicer as more come
+        self._running: dict[PtyProcess, int] = {}  # the sessions launched, and the niceness each has
         self._starting = 0  # and those being launched
 
     @property
@@ -313,20 +313,24 @@ class WarmSessions:
         more sessions run, the nicer each is (net.session_priority), those running already too."""
         self._starting += 1  # sessions start side by side: each counts those not started yet too
         try:
-            master, process = await self._start(argv, environment, size, self._give_way())
+            nice = self._give_way()
+            master, process = await self._start(argv, environment, size, nice)
         finally:
             self._starting -= 1
-        self._running.append(process)
+        self._running[process] = nice  # it takes that niceness itself
         self._give_way()  # those that came while it started may have made it one too few
         return master, process
 
     def _give_way(self) -> int:
-        """How nice a session is now (its niceness), every running one made at least that nice."""
-        self._running = [process for process in self._running if process.returncode is None]
+        """How nice a session is now (its niceness), every running one made at least that nice.
+        Only those that are not yet are looked at: a login at 200 sessions reads nothing of the
+        other 199 unless they must change."""
+        self._running = {process: given for process, given in self._running.items() if process.returncode is None}
         nice = niceness(session_nice(len(self._running) + self._starting))
-        for process in self._running:
-            if not isinstance(process, ForkedSession) or process.running:
-                lower_priority(process.pid, nice)
+        for process, given in self._running.items():
+            behind = given < nice and (not isinstance(process, ForkedSession) or process.running)
+            if behind and lower_priority(process.pid, nice):  # the pid is the session's still
+                self._running[process] = nice
         return nice
 
     async def _start(

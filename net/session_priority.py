@@ -52,18 +52,23 @@ def give_way_to_the_door(nice: int) -> None:
         Path("/proc/self/autogroup").write_text(str(os.getpriority(os.PRIO_PROCESS, 0)))
 
 
-def lower_priority(pid: int, nice: int) -> None:
+def lower_priority(pid: int, nice: int) -> bool:
     """A running session of the door's at least `nice`, its threads and its group (never less
-    nice: that would need a privilege). Not before the session has its own process session: until
-    then its group is still the door's or the zygote's, and it takes its niceness itself."""
-    with contextlib.suppress(OSError, ValueError, IndexError):
+    nice: that would need a privilege); whether it is now. Not before the session has its own
+    process session: until then its group is still the door's or the zygote's, and it takes its
+    niceness itself."""
+    try:
         with open(f"/proc/{pid}/stat") as stat:
             if int(stat.read().rsplit(")", 1)[1].split()[3]) != pid:  # its process session is not its own yet
-                return
+                return False
         for thread in (int(name) for name in os.listdir(f"/proc/{pid}/task")):  # on Linux each has its own
             with contextlib.suppress(OSError):
                 if os.getpriority(os.PRIO_PROCESS, thread) < nice:
                     os.setpriority(os.PRIO_PROCESS, thread, nice)
         group = Path(f"/proc/{pid}/autogroup")
-        if int(group.read_text().split()[-1]) < nice:
-            group.write_text(str(nice))
+        with contextlib.suppress(FileNotFoundError):  # a kernel without such groups
+            if int(group.read_text().split()[-1]) < nice:
+                group.write_text(str(nice))
+    except (OSError, ValueError, IndexError):
+        return False
+    return True
