@@ -52,6 +52,23 @@ def give_way_to_the_door(nice: int) -> None:
         Path("/proc/self/autogroup").write_text(str(os.getpriority(os.PRIO_PROCESS, 0)))
 
 
+def group_niceness(pid: int) -> int | None:
+    """The niceness of the process's scheduling group; None where it has none of its own: a kernel
+    without such groups, or a process in the machine's first group, which has no niceness."""
+    try:
+        return shown_group_niceness(Path(f"/proc/{pid}/autogroup").read_text())
+    except FileNotFoundError:
+        return None
+
+
+def shown_group_niceness(shown: str) -> int | None:
+    """The niceness in what /proc/PID/autogroup shows ("/autogroup-12 nice 0"), None if empty:
+    the kernel shows nothing for a process still in the machine's first group, one that never
+    started a process session of its own since boot (as a container's first process)."""
+    words = shown.split()
+    return int(words[-1]) if words else None
+
+
 def lower_priority(pid: int, nice: int) -> bool:
     """A running session of the door's at least `nice`, its threads and its group (never less
     nice: that would need a privilege); whether it is now. Not before the session has its own
@@ -65,10 +82,9 @@ def lower_priority(pid: int, nice: int) -> bool:
             with contextlib.suppress(OSError):
                 if os.getpriority(os.PRIO_PROCESS, thread) < nice:
                     os.setpriority(os.PRIO_PROCESS, thread, nice)
-        group = Path(f"/proc/{pid}/autogroup")
-        with contextlib.suppress(FileNotFoundError):  # a kernel without such groups
-            if int(group.read_text().split()[-1]) < nice:
-                group.write_text(str(nice))
-    except (OSError, ValueError, IndexError):
+        group = group_niceness(pid)
+        if group is not None and group < nice:
+            Path(f"/proc/{pid}/autogroup").write_text(str(nice))
+    except (OSError, ValueError):
         return False
     return True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from net.session_priority import DOOR_SHARE, MOST_NICE, WEIGHT_STEP, session_nice
+from net.session_priority import DOOR_SHARE, MOST_NICE, WEIGHT_STEP, session_nice, shown_group_niceness
 
 
 def test_the_first_few_sessions_run_as_the_door_does():
@@ -19,3 +19,11 @@ def test_beyond_them_sessions_together_weigh_about_door_share_doors_and_never_mo
 def test_two_hundred_sessions_run_at_the_lowest_priority():
     assert session_nice(200) == session_nice(10_000) == MOST_NICE
     assert [session_nice(count) for count in range(1, 300)] == sorted(session_nice(count) for count in range(1, 300))
+
+
+def test_a_scheduling_group_shown_empty_is_none_not_a_failure():
+    # The kernel shows nothing for a process in the machine's first group (a container's first
+    # process and what it starts without a process session of its own): no group to renice.
+    assert shown_group_niceness("") is None
+    assert shown_group_niceness("/autogroup-12 nice 5\n") == 5
+    assert shown_group_niceness("/autogroup-3 nice -2\n") == -2

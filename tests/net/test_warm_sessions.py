@@ -14,6 +14,7 @@ from pathlib import Path
 from net import session_priority, web_server
 from net.limits import ServerLimits
 from net.player_sessions import player_home
+from net.session_priority import group_niceness
 from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
@@ -43,13 +44,14 @@ def environment_of(pid: int) -> dict[str, str]:
 
 def niceness(pid: int) -> tuple[int, int | None]:
     """The process's niceness, and its scheduling group's where the system has such groups."""
-    group = Path(f"/proc/{pid}/autogroup")
-    return os.getpriority(os.PRIO_PROCESS, pid), int(group.read_text().split()[-1]) if group.exists() else None
+    return os.getpriority(os.PRIO_PROCESS, pid), group_niceness(pid)
 
 
-def nicer_than_this_process_by(steps: int) -> tuple[int, int | None]:
+def nicer_than_this_process_by(steps: int, pid: int) -> tuple[int, int | None]:
+    """The niceness `pid` should have `steps` nicer than this process: its group's too, where it has
+    one (this process may have none: a container's first group shows none)."""
     expected = min(19, os.nice(0) + steps)
-    return expected, expected if Path("/proc/self/autogroup").exists() else None
+    return expected, expected if group_niceness(pid) is not None else None
 
 
 async def until(check, what: str, timeout: float = TIMEOUT) -> None:
@@ -125,7 +127,7 @@ def test_the_more_sessions_run_the_nicer_each_is_those_running_already_too(home,
             first, second = (session.child.process.pid for session in sessions)
             assert (
                 niceness(second)
-                == nicer_than_this_process_by(session_priority.session_nice(2))
+                == nicer_than_this_process_by(session_priority.session_nice(2), second)
                 != niceness(os.getpid())
             )
             assert niceness(first) == niceness(second)  # made as nice when the second came
@@ -224,7 +226,8 @@ def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, key
             await screen.wait_for("Dominoes lobby")
             (session,) = door.active
             assert parent_of(session.child.process.pid) == os.getpid()
-            assert niceness(session.child.process.pid) == nicer_than_this_process_by(4)  # as the door asked
+            pid = session.child.process.pid
+            assert niceness(pid) == nicer_than_this_process_by(4, pid)  # as the door asked
             channel.write(b"q")
             await asyncio.wait_for(screen.closed.wait(), TIMEOUT)
             assert channel.get_exit_status() == 0
