@@ -10,6 +10,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from core import GAME_NAMES
+from tui import textual_fixes  # noqa: F401 - applied on import, before any widget draws
 from tui.commands import ScreenActions
 from tui.preferences import Preferences, load_preferences, save_preferences
 from tui.screens.title import TitleScreen
