@@ -54,3 +54,30 @@ def test_keys_a_footer_no_longer_shows_are_let_go():
             assert keys_alive() <= 2 * shown  # the ones shown (and at most one composition on the way out)
 
     asyncio.run(run())
+
+
+def test_a_turn_that_changes_no_key_shown_composes_no_key_anew_and_one_that_does_shows_it():
+    """Textual's footer made all its keys anew whenever the bindings might have changed."""
+
+    async def run() -> None:
+        app = Turns()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            keys = list(app.query(FooterKey))
+            for _ in range(5):
+                app.refresh_bindings()  # a turn that changes nothing the footer shows
+                await pilot.pause()
+                await pilot.pause()
+            assert list(app.query(FooterKey)) == keys  # the very same widgets
+
+            assert "draw" in {key.action for key in keys} and "pass_turn" not in {key.action for key in keys}
+            app.turn = 1  # now Pass is shown, and Draw is not
+            app.refresh_bindings()
+            for _ in range(20):
+                await pilot.pause()
+                shown = {key.action for key in app.query(FooterKey)}
+                if "pass_turn" in shown:
+                    break
+            assert "pass_turn" in shown and "draw" not in shown
+
+    asyncio.run(run())

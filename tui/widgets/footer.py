@@ -1,19 +1,57 @@
-"""The key footer, without the keys it no longer shows.
+"""The key footer: composed anew only when what it shows changes, and without the keys it no
+longer shows.
 
-Textual's Footer composes its keys anew whenever the screen's bindings change (at a table, every
-turn) and binds each new key's `compact` to its own (`data_bind`). Textual drops the binding of a
-removed key only when `compact` changes, which it never does here, so every key ever shown stayed
-alive, with its styles and drawn lines, until the screen closed: a few megabytes a minute of bots
-watched at instant speed, more over a long match. This footer lets them go after each recompose.
+Textual's Footer composes all its keys anew whenever the screen's bindings may have changed (at a
+table, every turn), even when the keys it shows are the same: new widgets, their styles worked out
+again, their lines drawn again. While bots play at instant speed that was a fifth of the garbage a
+session made. This footer recomposes only when the keys it would show (their keys, words, actions,
+tooltips, and whether each is enabled) differ from those it shows.
+
+Textual also binds each new key's `compact` to the footer's (`data_bind`) and drops the binding of
+a removed key only when `compact` changes, which it never does here, so every key ever shown stayed
+alive, with its styles and drawn lines, until the screen closed. This footer lets them go after each
+recompose.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from textual.widgets import Footer as TextualFooter
 
 
 class Footer(TextualFooter):
+    _composed: Any = None  # what the keys composed last showed
+
+    def _would_show(self) -> Any:
+        """What `compose` would show now, in a form that compares equal when nothing changed."""
+        if not self._bindings_ready:
+            return None
+        app = self.app
+        shown = tuple(
+            (
+                binding.key,
+                app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                (binding.group.description, binding.group.compact) if binding.group else None,
+                enabled,
+                tooltip,
+            )
+            for _, binding, enabled, tooltip in self.screen.active_bindings.values()
+            if binding.show
+        )
+        palette = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
+        palette_shown = self.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None
+        return shown, palette_shown and palette[1:], self.compact
+
     async def recompose(self) -> None:
+        if not self.is_attached or self._pruning:  # asked for before its screen went: nothing to show
+            return
+        shown = self._would_show()
+        if shown is not None and shown == self._composed:
+            return
+        self._composed = shown
         await super().recompose()
         bound = getattr(self, "__watchers", {}).get("compact")  # Textual's (node, callback) pairs for the reactive
         if bound:
