@@ -18,6 +18,7 @@ from tui.settings import MatchSettings
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from concurrent.futures import ThreadPoolExecutor
 
     from core import Match
     from net.client import TableClient
@@ -71,6 +72,7 @@ class DominoesApp(App[None]):
         self.autosave: Autosave | None = None
         self._save_failed = False  # say once that saving fails, not after every move
         self._bot_process: BotProcess | None = None
+        self._bot_thread: ThreadPoolExecutor | None = None
         self._background_review: Any = None  # the review of a finished match being weighed, for the record
 
     def get_default_screen(self) -> TitleScreen:
@@ -195,6 +197,8 @@ class DominoesApp(App[None]):
         self._close_autosave()
         if self._bot_process is not None:
             self._bot_process.close()
+        if self._bot_thread is not None:
+            self._bot_thread.shutdown(wait=False, cancel_futures=True)
 
     # -- preferences -----------------------------------------------------------------------------
     def set_preferences(self, **changes: Any) -> None:
@@ -383,6 +387,17 @@ class DominoesApp(App[None]):
 
             self._bot_process = BotProcess()
         return self._bot_process
+
+    @property
+    def bot_thread(self) -> ThreadPoolExecutor:
+        """The one thread bots decide in (one decides at a time), so that the interface goes on
+        answering keys meanwhile; started with the first decision, ended on exit. One thread rather
+        than a pool: a served session keeps no idle threads, nor their stacks and heaps."""
+        if self._bot_thread is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._bot_thread = ThreadPoolExecutor(1, thread_name_prefix="bots")
+        return self._bot_thread
 
     def show_game_over(self, table: Match | TableModel) -> None:
         from tui.screens.game_over import GameOverScreen

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from textual.dom import DOMNode
 
     from core import Match
@@ -36,6 +38,9 @@ class Host(Protocol):
 
     @property
     def bot_process(self) -> BotProcess: ...
+
+    @property
+    def bot_thread(self) -> ThreadPoolExecutor: ...
 
     def resume(self, saved: Loaded | Autosave) -> bool: ...
 

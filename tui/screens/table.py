@@ -154,7 +154,7 @@ class TableScreen(BaseTableScreen):
             request = process.request(match, seat, level, BOT_BUDGET, seed)
             self.asking_process = generation
             try:
-                move = await asyncio.to_thread(process.ask, request)
+                move = await asyncio.get_running_loop().run_in_executor(host(self).bot_thread, process.ask, request)
             except BotError as error:
                 if generation != self.generation:
                     return  # cancelled by undo or redo
@@ -171,7 +171,9 @@ class TableScreen(BaseTableScreen):
             legal = match.legal_moves()
             bot = get_bot(level)
             # A thread keeps the interface answering keys while a quick bot thinks.
-            move = await asyncio.to_thread(bot.choose, view, legal, random.Random(seed), BOT_BUDGET)  # type: ignore[arg-type]
+            move = await asyncio.get_running_loop().run_in_executor(
+                host(self).bot_thread, bot.choose, view, legal, random.Random(seed), BOT_BUDGET
+            )
         delay = SPEED_DELAYS[host(self).preferences.bot_speed] - (time.monotonic() - started)
         if delay > 0:
             await asyncio.sleep(delay)
