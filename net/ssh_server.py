@@ -216,12 +216,13 @@ class SSHFrontDoor:
     async def close(self) -> None:
         if self._acceptor is not None:
             self._acceptor.close()
-            await self._acceptor.wait_closed()
         self.strangers.close_all()
         for connection in list(self.connections):
             connection.close()
         for connection in list(self.connections):
             await connection.wait_closed()
+        if self._acceptor is not None:
+            await self._acceptor.wait_closed()  # from Python 3.12 this waits for every connection to close
         # A dropped connection hangs up its child: wait for every child to be gone.
         for _ in range(100):
             if not self._tasks:
