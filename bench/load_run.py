@@ -28,6 +28,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from net.session_fork import is_zygote  # noqa: E402
 
 
 class Watched(Protocol):
@@ -46,14 +49,6 @@ def children(pid: int) -> list[int]:
     except OSError:
         pass
     return found
-
-
-def is_zygote(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return b"cli.zygote" in handle.read().split(b"\0")
-    except OSError:
-        return False
 
 
 def session_roots(server_pid: int) -> list[int]:

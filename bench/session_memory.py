@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import os
 import shutil
@@ -57,7 +56,7 @@ async def run_app(kind: str, seconds: float) -> None:
     from tui.lobby_app import LobbyApp
     from tui.preferences import Preferences
 
-    class Rendering(HeadlessDriver):
+    class RenderedNowhere(HeadlessDriver):
         """Frames rendered as for a terminal (a headless app renders none), and written nowhere."""
 
         @property
@@ -69,7 +68,7 @@ async def run_app(kind: str, seconds: float) -> None:
             yield Label("a bare Textual app")
 
     app: App[Any] = Bare() if kind == "bare" else LobbyApp("bench", preferences=Preferences(bot_speed="instant"))
-    app.driver_class = Rendering
+    app.driver_class = RenderedNowhere
     async with app.run_test(headless=False, size=(80, 24)) as pilot:
         await pilot.pause()
         if kind == "watching":
@@ -118,17 +117,19 @@ def main() -> int:
     home = tempfile.mkdtemp(prefix="dominoes-bench-")
     os.environ["DOMINOES_HOME"] = os.environ["DOMINOES_SERVER_HOME"] = home  # an empty server, nobody's data
     try:
-        from cli.zygote import preload
+        from cli.zygote import prepare_to_fork
 
-        preload()
-        gc.collect()
-        gc.freeze()
+        prepared = prepare_to_fork()
         zygote = private_kib()
         figures = {kind: [fork_one(kind, args.seconds) for _ in range(args.forks)] for kind in KINDS}
     finally:
         shutil.rmtree(home, ignore_errors=True)
     result = {
         "machine": machine(),
+        "immortal_objects": prepared.immortalized.objects,
+        "immortal_why_not": prepared.immortalized.why_not,
+        "heap_holes_filled": prepared.filled.small_blocks + prepared.filled.heap_chunks,
+        "hot_code_packed": prepared.packed.copied,
         "zygote_private_mib": round(zygote / 1024, 1),
         **{f"{kind}_private_mib": round(statistics.median(kib) / 1024, 1) for kind, kib in figures.items()},
     }
@@ -137,7 +138,11 @@ def main() -> int:
         return 0
     print(result["machine"])
     shared = result["zygote_private_mib"]
-    print(f"the prepared process (imported, collected, frozen): {shared} MiB, each child's until it writes there")
+    immortalized = prepared.immortalized
+    immortal = f"{immortalized.objects:,} objects immortal" if immortalized.objects else immortalized.why_not
+    print(f"the prepared process (imported, {prepared.packed.copied:,} code objects packed, holes filled, frozen;")
+    print(f"  {immortal}):")
+    print(f"  {shared} MiB of its own, each child's until it writes there")
     print(f"a forked child's own memory after {args.seconds:g} s (median of {args.forks}):")
     print(f"  a bare Textual app (one line)   {result['bare_private_mib']:5.1f} MiB")
     print(f"  the lobby, idle                 {result['lobby_private_mib']:5.1f} MiB")

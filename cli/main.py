@@ -78,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_command(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        args.own_process = argv is None  # run as the program itself, not called by another one (tests)
         if args.version:
             from tui import __version__
 

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from cli import output
-from cli.ssh_commands import add_limit_arguments, add_spawn_argument, limits_from
+from cli.ssh_commands import add_limit_arguments, add_spawn_argument, fork_warm_sessions, limits_from
 from cli.usage import PROG, UsageError
 
 NAME = f"{PROG} serve-web"
@@ -57,22 +57,26 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{NAME}: --base-url: {error}") from None
     import asyncio
 
-    try:
-        return asyncio.run(_serve(args.host, args.port, base_url, limits, args.spawn))
-    except KeyboardInterrupt:
-        return 0
-
-
-async def _serve(host: str, port: int, base_url: str | None, limits: Any, spawn: bool = False) -> int:
-    import asyncio
-    import signal
-
     from net.paths import data_dir
-    from net.tables import close_tables
     from net.web_server import WebFrontDoor
 
     # on_note: what the door turns away, a line a second at most
-    door = WebFrontDoor(data_dir(), limits=limits, spawn=spawn, on_note=say)
+    door = WebFrontDoor(data_dir(), limits=limits, spawn=args.spawn, on_note=say)
+    fork_warm_sessions(door.warm, args)
+    try:
+        return asyncio.run(_serve(door, args.host, args.port, base_url))
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        door.warm.end_forked()  # a zygote the door never took on (it could not start): ended, not left
+
+
+async def _serve(door: Any, host: str, port: int, base_url: str | None) -> int:
+    import asyncio
+    import signal
+
+    from net.tables import close_tables
+
     try:
         await door.start(host, port, base_url)
     except OSError as error:

@@ -62,6 +62,20 @@ def add_spawn_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def fork_warm_sessions(warm: Any, args: argparse.Namespace) -> None:
+    """A door's zygote forked from the door's own process, before it starts anything, so that the
+    two share what both imported (`cli.zygote.fork_zygote`); unless sessions are spawned (--spawn),
+    or the door runs in a process that is not its own (`main` called by another program, whose
+    process is not the door's to prepare): the door then starts its zygote as a program."""
+    if not warm.warm or not getattr(args, "own_process", False):
+        return
+    from cli.zygote import fork_zygote
+
+    forked = fork_zygote(warm.environment)
+    if forked is not None:
+        warm.take_forked(forked.pid, forked.channel)
+
+
 def add_limit_arguments(parser: argparse.ArgumentParser, sessions: bool) -> None:
     """The server's caps and the lobby tables' takeover delay."""
     from net.limits import ServerLimits
@@ -120,12 +134,15 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
     except KeyFileError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 1
+    fork_warm_sessions(door.warm, args)
     import asyncio
 
     try:
         return asyncio.run(_serve(door, args.host, args.port, name))
     except KeyboardInterrupt:
         return 0
+    finally:
+        door.warm.end_forked()  # a zygote the door never took on (it could not start): ended, not left
 
 
 async def _serve(door: Any, host: str, port: int, name: str) -> int:

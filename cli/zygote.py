@@ -1,12 +1,23 @@
 """The warm session server (a "zygote"): one prepared process the SSH and web doors fork sessions from.
 
-`python -m cli.zygote FD` is started by a door (`net.session_fork.WarmSessions`), FD being its end
-of a Unix socket pair (SOCK_SEQPACKET: one JSON message a packet, descriptors passed beside it).
-It imports everything a session needs (Textual, the app and every screen, the engine, the games and
-bots, the lobby's network parts), collects and freezes what it imported (`gc.freeze()`, so the
-collector never writes to those pages and forked sessions keep sharing them), says it is ready and
-then waits, having started nothing: no event loop, no thread, no open file but the control socket,
-a wake-up pipe for SIGCHLD and its standard streams (/dev/null).
+A door that runs as the program (`dominoes serve-ssh`, `dominoes serve-web`) prepares its own
+process and forks the zygote from it before it starts anything (`fork_zygote`), so that what both
+hold (the Python runtime, the standard library, the engine, the interface) is one copy in memory for
+the door, the zygote and every session. Otherwise (a door inside another program, a zygote started
+again after one died) the door starts `python -m cli.zygote FD`, which prepares itself. Either way
+FD is its end of a Unix socket pair (SOCK_SEQPACKET: one JSON message a packet, descriptors passed
+beside it) and the zygote is a process session of its own, named ZYGOTE_NAME.
+
+Preparing (`prepare_to_fork`): import everything a session needs (Textual, the app and every
+screen, the engine, the games and bots, the lobby's network parts); collect; copy the code a
+session runs next to each other (`cli.hot_code`: CPython writes into code as it runs it, and a
+session then copies a few hundred pages of code instead of a thousand); make every object
+immortal where CPython can (3.12 and newer, `cli.immortal`: a session reading an object then no
+longer copies its page to count a reference); take up the heap's holes (`cli.heap_holes`: a
+session's new objects go to pages of its own, not into pages it shares); freeze what the collector
+tracks (`gc.freeze()`: its collections never write to those pages either). Then the zygote says it
+is ready and waits, with nothing running: no event loop, no thread, no open file but the control
+socket, a wake-up pipe for SIGCHLD and its standard streams (/dev/null).
 
 For each request (the session's `dominoes` arguments, its environment, and the slave side of a pty
 the door opened, and the niceness it is to run at) it forks. The parent answers with the child's pid
@@ -26,6 +37,8 @@ zygote exits; sessions already forked go on, each tied to its pty.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import fcntl
 import gc
 import importlib
@@ -38,15 +51,19 @@ import signal
 import socket
 import sys
 import termios
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from net.control_channel import close_all, receive, send
+from cli import heap_holes, hot_code
+from cli.immortal import Immortalized, immortalize
+from net.control_channel import ZYGOTE_NAME, close_all, receive, send
 from net.session_priority import MOST_NICE, give_way_to_the_door
 
 MAX_ARGUMENTS = 64
+PR_SET_NAME = 15  # prctl's option that names the calling thread (and a process, by its main thread)
 READ_AT_IMPORT = ("PYTHON", "TEXTUAL_", "ESCDELAY")  # variables whose value the imported modules keep
 CLI_ENTRY = str(Path(__file__).resolve().parent.parent / "cli" / "__main__.py")  # sys.argv[0] of `python -m cli`
 
@@ -135,18 +152,44 @@ def preload() -> None:
     cell_len("·▶─é")  # Rich loads its table of character widths on first use
 
 
+def prepare_to_fork() -> Prepared:
+    """Import, collect, make immortal, fill the heap's holes and freeze: what a process does before
+    it forks sessions (see the module's doc)."""
+    preload()
+    gc.collect()
+    heap_holes.fill()  # so that the packed code goes to pages of its own
+    packed = hot_code.pack(hot_code.hot_names())
+    gc.collect()
+    immortalized = immortalize()
+    gc.collect()  # what the walks made
+    filled = heap_holes.fill()
+    gc.freeze()
+    # A full collection now, of nothing: the collector's count of long-lived objects was every object
+    # imported, and a session's first full collection would wait until a quarter as many of its own
+    # had lived long, holding its garbage meanwhile. Now it counts the session's own.
+    gc.collect()
+    return Prepared(immortalized, filled, packed)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    immortalized: Immortalized
+    filled: heap_holes.Filled
+    packed: hot_code.Packed
+
+
 class Zygote:
     def __init__(self, channel: socket.socket) -> None:
         self.channel = channel
         self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        self.prepared: Prepared | None = None
 
-    def prepare(self) -> None:
+    def prepare(self, prepared: Prepared | None = None) -> None:
+        """Ready to serve: prepared here, unless the process it was forked from was (`prepared`)."""
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the keeper's Ctrl+C is for the server, which ends sessions
-        preload()
         signal.set_wakeup_fd(self.wake_write)
         signal.signal(signal.SIGCHLD, lambda number, frame: None)  # a byte on the wake-up pipe is enough
-        gc.collect()
-        gc.freeze()
+        self.prepared = prepared or prepare_to_fork()
 
     def serve(self) -> SessionRequest | None:
         """Fork a session for every request until the door closes its end (None); in a forked
@@ -155,7 +198,8 @@ class Zygote:
         poller.register(self.channel, select.POLLIN)
         poller.register(self.wake_read, select.POLLIN)
         try:
-            send(self.channel, {"ready": os.getpid()})
+            immortal = self.prepared.immortalized if self.prepared else Immortalized(0, "not prepared")
+            send(self.channel, {"ready": os.getpid(), "immortal": immortal.objects, "why_not": immortal.why_not})
             while True:
                 for descriptor, _ in poller.poll():
                     if descriptor == self.wake_read:
@@ -225,6 +269,7 @@ class Zygote:
             self.channel.close()
             close_all([self.wake_read, self.wake_write])
             os.setsid()
+            name_process(os.path.basename(sys.executable))  # as a spawned session is named
             give_way_to_the_door(request.nice)
             fcntl.ioctl(request.terminal, termios.TIOCSCTTY, 0)
             for standard in (0, 1, 2):
@@ -263,19 +308,95 @@ def reopen_standard_streams(encoding: str) -> None:
     sys.stderr = sys.__stderr__ = open(2, "w", buffering=1, encoding=encoding, errors="backslashreplace", closefd=False)  # noqa: SIM115
 
 
+def name_process(name: str) -> None:
+    """The name `ps` and `top` show (the kernel keeps 15 bytes of it), where Linux lets it be set."""
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is None:
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(libc_name).prctl(PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+
+
+# -- forked from the door ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ForkedZygote:
+    """A zygote forked from the door's own process: its pid, and the door's end of its channel."""
+
+    pid: int
+    channel: socket.socket
+
+
+def fork_zygote(environment: Mapping[str, str]) -> ForkedZygote | None:
+    """Prepare this process as a zygote prepares itself, then fork the zygote from it.
+
+    For a door (`serve-ssh`, `serve-web`), called before it starts anything: what the door and the
+    zygote both imported (the Python runtime, the standard library, the engine) is then one copy in
+    memory for the door, the zygote and every session, where a zygote started on its own has a copy
+    of its own. The zygote forked here is a new process session with its standard streams on
+    /dev/null, no descriptor but its channel, and `environment`, as `python -m cli.zygote` started
+    by the door would be. None where this process cannot fork it (no fork, a thread running
+    already): the door starts `python -m cli.zygote` then.
+    """
+    if not hasattr(os, "fork") or threading.active_count() != 1:
+        return None
+    prepared = prepare_to_fork()
+    door_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        pid = os.fork()
+    except OSError:
+        door_end.close()
+        zygote_end.close()
+        return None
+    if pid == 0:  # pragma: no cover - the forked zygote, and then each session it forks
+        door_end.close()
+        try:
+            code = run_forked_zygote(zygote_end, environment, prepared)
+        except SystemExit:
+            raise
+        except BaseException:
+            sys.excepthook(*sys.exc_info())  # as the interpreter would say it (in a session, on its terminal)
+            code = 1
+        raise SystemExit(code)  # never back into the door's code: out of the interpreter, as any process ends
+    zygote_end.close()
+    return ForkedZygote(pid, door_end)
+
+
+def run_forked_zygote(  # pragma: no cover - runs in the forked zygote
+    channel: socket.socket, environment: Mapping[str, str], prepared: Prepared
+) -> int:
+    """In the forked zygote: serve until the door closes the channel; in a session, run it."""
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for standard in (0, 1, 2):
+        os.dup2(null, standard)
+    kept = channel.fileno()
+    os.closerange(3, kept)  # the door's descriptors, /dev/null's too
+    os.closerange(kept + 1, os.sysconf("SC_OPEN_MAX"))
+    os.environ.clear()
+    os.environ.update(environment)
+    name_process(ZYGOTE_NAME)
+    zygote = Zygote(channel)
+    zygote.prepare(prepared)
+    return run_request(zygote.serve())
+
+
+def run_request(request: SessionRequest | None) -> int:
+    """A zygote's end: 0 when its door closed the channel; in a forked session, its command's status."""
+    if request is None:
+        return 0
+    from cli.main import main as dominoes
+
+    return dominoes(list(request.arguments))
+
+
 def main(argv: Sequence[str]) -> int:
     if len(argv) != 2 or not argv[1].isdigit():
         print("usage: python -m cli.zygote FD (started by serve-ssh and serve-web)", file=sys.stderr)
         return 2
+    name_process(ZYGOTE_NAME)
     zygote = Zygote(socket.socket(fileno=int(argv[1])))
     zygote.prepare()
-    request = zygote.serve()
-    if request is None:
-        return 0
-    del zygote
-    from cli.main import main as dominoes
-
-    return dominoes(list(request.arguments))
+    return run_request(zygote.serve())
 
 
 if __name__ == "__main__":

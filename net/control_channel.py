@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 MAX_MESSAGE = 128 * 1024  # bytes of one control message (a session's environment is most of it)
+ZYGOTE_NAME = "dominoes-zygote"  # the warm session server's process name, as ps and top show it
 
 
 def send(channel: socket.socket, message: Mapping[str, Any], descriptors: Sequence[int] = ()) -> None:

@@ -6,7 +6,9 @@ fresh `python -m cli` (`net.pty_session.spawn_in_pty`, the cold start) when none
 zygote is up, while a dead one is restarted, for a request it refuses, with `spawn=True` (the
 doors' `--spawn`), and where there is no `fork` or pidfd (not Linux).
 
-A forked session is a `ForkedSession`: the zygote's child, not the door's, so the door holds a
+The zygote is the door's child: one the door forked from its own process before its event loop
+ran (`take_forked`, then a `ChildProcess` watched on a pidfd), or one it starts as `python -m
+cli.zygote`. A forked session is a `ForkedSession`: the zygote's child, not the door's, so the door holds a
 pidfd for it (its end is seen on the pidfd; a signal through it never reaches a recycled pid) and
 the zygote reports its exit status once it has reaped it. A zygote that dies is restarted after a
 pause that grows while it keeps dying; sessions it forked go on (their exit status is then 0, as
@@ -24,10 +26,11 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from net.control_channel import close_all, receive, send
+from net.control_channel import ZYGOTE_NAME, close_all, receive, send
 from net.player_sessions import child_environment
 from net.pty_session import PtyProcess, open_pty, spawn_in_pty
 from net.session_priority import lower_priority, niceness, session_nice
@@ -37,6 +40,19 @@ FORK_TIMEOUT = 10.0  # seconds it may take to answer a request before it is take
 REPORT_WAIT = 2.0  # seconds between a session's end (its pidfd) and the zygote's report of its status
 RESTART_AFTER = (1.0, 60.0)  # the first pause before a dead zygote is started again, and the longest
 CLI = ("-m", "cli")
+
+
+def is_zygote(pid: int | str) -> bool:
+    """Whether process `pid` is a door's zygote: forked from the door (named ZYGOTE_NAME) or started
+    as `python -m cli.zygote`. (Its sessions are named again as they start.)"""
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as handle:
+            if handle.read().strip() == ZYGOTE_NAME.encode():
+                return True
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"cli.zygote" in handle.read().split(b"\0")
+    except OSError:
+        return False
 
 
 def fork_available() -> bool:
@@ -114,12 +130,46 @@ class ForkedSession:
         self._done.set_result(code)
 
 
+class ChildProcess:
+    """A child process this one forked itself (the zygote forked from the door), with what `Zygote`
+    uses of an asyncio subprocess: its end seen on a pidfd, then reaped."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._loop = asyncio.get_running_loop()
+        self._done: asyncio.Future[int] = self._loop.create_future()
+        self._pidfd: int | None = os.pidfd_open(pid)
+        self._loop.add_reader(self._pidfd, self._ended)
+
+    def _ended(self) -> None:
+        if self._pidfd is None:
+            return
+        self._loop.remove_reader(self._pidfd)
+        os.close(self._pidfd)
+        self._pidfd = None
+        try:
+            _, status = os.waitpid(self.pid, 0)
+            self.returncode = os.waitstatus_to_exitcode(status)
+        except ChildProcessError:
+            self.returncode = 0  # reaped by someone else: its status is gone
+        self._done.set_result(self.returncode)
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self._done)
+
+    def kill(self) -> None:
+        if self._pidfd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+
+
 class Zygote:
     """One running zygote process and its control channel."""
 
     def __init__(self, on_gone: Any) -> None:
         self.on_gone = on_gone
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: asyncio.subprocess.Process | ChildProcess | None = None
         self.channel: socket.socket | None = None
         self.alive = False
         self.ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -148,10 +198,23 @@ class Zygote:
             raise
         finally:
             theirs.close()
-        ours.setblocking(False)
-        self.channel = ours
+        await self._connect(ours)
+
+    async def adopt(self, pid: int, channel: socket.socket) -> None:
+        """Take on a zygote this process forked (its pid, and this end of its channel), and wait
+        until it is ready. OSError, or TimeoutError, if it is not."""
+        try:
+            self.process = ChildProcess(pid)
+        except BaseException:
+            channel.close()
+            raise
+        await self._connect(channel)
+
+    async def _connect(self, channel: socket.socket) -> None:
+        channel.setblocking(False)
+        self.channel = channel
         self.alive = True
-        asyncio.get_running_loop().add_reader(ours, self._readable)
+        asyncio.get_running_loop().add_reader(channel, self._readable)
         try:
             await asyncio.wait_for(asyncio.shield(self.ready), READY_TIMEOUT)
         except BaseException:
@@ -264,6 +327,7 @@ class WarmSessions:
     def __init__(self, environment: Mapping[str, str], *, spawn: bool = False) -> None:
         self.environment = child_environment(environment)  # the doors' sessions' environment, before the player's
         self.warm = not spawn and fork_available()
+        self._forked: tuple[int, socket.socket] | None = None
         self.zygote: Zygote | None = None
         self.restarts = 0  # zygotes started after one died
         self._pause = RESTART_AFTER[0]
@@ -277,16 +341,43 @@ class WarmSessions:
         zygote = self.zygote
         return zygote is not None and zygote.alive and zygote.ready.done() and not zygote.ready.exception()
 
+    def take_forked(self, pid: int, channel: socket.socket) -> None:
+        """The zygote the door forked from itself (`cli.zygote.fork_zygote`), before its event loop
+        ran: `start` takes it on instead of starting one. One that dies is started afresh."""
+        self._forked = (pid, channel)
+
+    def end_forked(self) -> None:
+        """End a forked zygote that was never taken on (the door did not start): its channel closed,
+        it leaves by itself; killed if it has not within FORK_TIMEOUT; reaped either way."""
+        forked, self._forked = self._forked, None
+        if forked is None:
+            return
+        pid, channel = forked
+        channel.close()
+        deadline = time.monotonic() + FORK_TIMEOUT
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(pid, os.WNOHANG) == (0, 0):
+                if time.monotonic() > deadline:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    return
+                time.sleep(0.05)
+
     async def start(self) -> None:
-        """Start the zygote and wait for it; if it does not come up, sessions are spawned until it does."""
+        """Start the zygote (or take on the one forked) and wait for it; if it does not come up,
+        sessions are spawned until it does."""
         if self.warm:
             await self._start_zygote()
 
     async def _start_zygote(self) -> bool:
         zygote = Zygote(self._zygote_gone)
         self.zygote = zygote
+        forked, self._forked = self._forked, None  # once: a zygote started again is started afresh
         try:
-            await zygote.start(self.environment)
+            if forked is not None:
+                await zygote.adopt(*forked)
+            else:
+                await zygote.start(self.environment)
         except (OSError, TimeoutError):
             return False
         self._pause = RESTART_AFTER[0]

@@ -8,17 +8,24 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import signal
+import subprocess
+import sys
+import types
 from pathlib import Path
 
 from net import session_priority, web_server
+from net.control_channel import ZYGOTE_NAME
 from net.limits import ServerLimits
 from net.player_sessions import player_home
+from net.session_fork import is_zygote
 from net.session_priority import group_niceness
 from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import browser, open_screen, running_web_door, signed_in
+from tests.processes import dominoes_argv, environment
 from tui.preferences import FILE_NAME, Preferences, save_preferences
 
 
@@ -213,6 +220,66 @@ def test_sessions_are_spawned_while_a_dead_zygote_is_restarted_and_forked_again_
                 each.close()
 
     asyncio.run(asyncio.wait_for(run(), 180))
+
+
+def children_of(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listed:
+        return [int(word) for word in listed.read().split()]
+
+
+def memory_of(pid: int) -> dict[str, int]:
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        return {line.split(":")[0]: int(line.split()[1]) for line in rollup if line.split()[-1] == "kB"}
+
+
+def test_serve_ssh_forks_its_zygote_from_its_own_process_sharing_what_both_imported(home, keys):
+    """The program `dominoes serve-ssh` prepares itself and forks its zygote before it starts
+    anything: the zygote holds nothing of the door's but shares its pages, and a login is forked
+    from it holding nothing of either."""
+    server = subprocess.Popen(
+        dominoes_argv("serve-ssh", "--port", "0", "--authorized-keys", str(keys.authorized)),
+        env=environment(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        listening = server.stdout.readline()
+        port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", listening).group(1))
+        (zygote,) = [pid for pid in children_of(server.pid) if is_zygote(pid)]
+        with open(f"/proc/{zygote}/comm") as comm:
+            assert comm.read().strip() == ZYGOTE_NAME  # what ps and top show
+        assert os.listdir(f"/proc/{zygote}/task") == [str(zygote)]
+        assert os.getsid(zygote) == zygote != os.getsid(server.pid)
+        descriptors = sorted(target.split(":")[0] for target in held(zygote))
+        assert descriptors == ["/dev/null", "pipe", "socket"]  # its channel and wake-up pipe: no socket of the door's
+        memory = memory_of(zygote)
+        assert memory["Pss"] < 0.75 * memory["Rss"]  # half of what it holds is the door's too
+
+        async def log_in() -> int:
+            door = types.SimpleNamespace(port=port)
+            connection = await connect(door, keys.known, username="alice")  # type: ignore[arg-type]
+            channel, screen = await open_terminal(connection)
+            await screen.wait_for("signed in as alice")
+            (session,) = children_of(zygote)
+            with open(f"/proc/{session}/comm") as comm:
+                assert comm.read().strip() == os.path.basename(sys.executable)[:15]  # named as a spawned one
+            door_sockets = {target for target in held(server.pid) if target.startswith("socket:")}
+            assert not held(session) & door_sockets
+            channel.write(b"q")
+            await asyncio.wait_for(screen.closed.wait(), TIMEOUT)
+            connection.close()
+            return channel.get_exit_status()
+
+        assert asyncio.run(asyncio.wait_for(log_in(), 120)) == 0
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.communicate()
+    assert server.returncode == 0
 
 
 def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, keys, monkeypatch):

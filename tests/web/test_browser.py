@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page
 
+from net.session_fork import is_zygote
 from tests.web.conftest import WebServer, settled_screen, wait_for_screen, wait_until
 
 SEED_WHERE_ANN_OPENS = 5  # Doubles, Ann and a bot: Ann holds the 6-6 and opens the round with it
@@ -16,13 +17,11 @@ TILE = re.compile(r"\[\d\|\d\]")
 
 
 def server_children(server: WebServer) -> list[str]:
-    """The server's child processes but its warm session server (`cli.zygote`), and that one's:
+    """The server's child processes but its warm session server (its zygote), and that one's:
     the sessions it has started."""
     found = []
     for pid in children(server.process.pid):
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            zygote = b"cli.zygote" in handle.read().split(b"\0")
-        found += children(pid) if zygote else [pid]
+        found += children(pid) if is_zygote(pid) else [pid]
     return found
 
 

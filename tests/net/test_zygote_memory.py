@@ -1,0 +1,164 @@
+"""What the warm session server does so that its sessions share its memory: objects made immortal
+where CPython can (cli.immortal), the heap's holes taken up (cli.heap_holes). Each runs in a
+process of its own, never in the test's."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+TIMEOUT = 120
+
+
+def run_python(code: str) -> list[str]:
+    """The lines `code` prints, run by this Python in a process of its own."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("\n")
+
+
+# A forked child reads every string of a big list (taking and dropping a reference to each), and
+# says how much memory that made its own: the pages it had to copy from its parent.
+READ_IN_A_CHILD = """
+    import gc, os, sys
+    from cli.immortal import immortalize
+
+    def private_kib():
+        with open("/proc/self/smaps_rollup") as rollup:
+            return next(int(line.split()[1]) for line in rollup if line.startswith("Private_Dirty:"))
+
+    strings = [f"string number {n}" for n in range(200_000)]  # about 14 MiB of objects
+    gc.collect()
+    result = immortalize() if sys.argv[-1:] != ["plain"] else None
+    gc.freeze()
+    print(result.objects if result else 0)
+    print(result.why_not if result else "")
+    read, written = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        before = private_kib()
+        for text in strings:
+            held = text  # a reference taken, and dropped at the next
+        os.write(written, str(private_kib() - before).encode())
+        os._exit(0)
+    os.close(written)
+    print(os.read(read, 100).decode())
+    os.waitpid(pid, 0)
+"""
+
+
+def test_a_child_reads_an_immortal_parents_objects_without_copying_them_where_cpython_can():
+    made, why_not, copied_kib = run_python(READ_IN_A_CHILD)[:3]
+    if sys.version_info >= (3, 12):
+        assert int(made) > 200_000 and why_not == ""
+        assert int(copied_kib) < 1024, f"the child copied {copied_kib} KiB to read immortal objects"
+    else:  # CPython 3.11 counts every reference: nothing is made immortal, and the child copies the pages
+        assert made == "0" and why_not == "objects are immortal only from CPython 3.12"
+        assert int(copied_kib) > 8 * 1024
+
+
+def test_without_immortal_objects_the_child_copies_what_it_reads():
+    """The measure above can tell: reading the same objects, mortal, copies their pages."""
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(READ_IN_A_CHILD), "plain"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split("\n")[2]) > 8 * 1024
+
+
+def test_immortal_objects_still_work_and_their_reference_counts_no_longer_move():
+    lines = run_python("""
+        import json, sys
+        from cli.immortal import immortalize
+        immortalize()
+        before = sys.getrefcount(json.dumps)
+        held = [json.dumps] * 1000
+        print(before == sys.getrefcount(json.dumps), json.dumps({"still": ["working"]}))
+    """)
+    assert lines[0] == f'{sys.version_info >= (3, 12)} {{"still": ["working"]}}'
+
+
+def test_the_heaps_holes_are_taken_up():
+    """Holes made on purpose (every other object freed) in both allocators are filled."""
+    lines = run_python("""
+        import gc
+        from cli import heap_holes
+        small = [bytes(200) for _ in range(40_000)]  # 233-byte requests: one size class
+        large = [bytes(3000) for _ in range(4_000)]  # the C library's heap
+        del small[::2], large[::2]
+        gc.collect()
+        size = 240
+        libc = heap_holes._libc()
+
+        def free_chunks():
+            return sum(count for _, count in heap_holes.free_heap_chunks(libc)) if libc else -1
+
+        print(heap_holes.free_small_blocks().get(size, 0), free_chunks())
+        heap_holes.fill()
+        print(heap_holes.free_small_blocks().get(size, 0), free_chunks())
+    """)
+    holes_small, holes_heap = map(int, lines[0].split())
+    left_small, left_heap = map(int, lines[1].split())
+    assert holes_small >= 15_000 and left_small < 100  # what is left is the end of one pool, never used
+    if sys.platform == "linux" and holes_heap >= 0:  # glibc: its report of free chunks is read
+        assert holes_heap >= 1_500 and left_heap <= 20  # the report's own, read after filling
+
+
+def test_the_list_of_hot_code_names_code_there_is():
+    """A list gone stale packs little: make it anew with `python -m cli.hot_code --write`."""
+    lines = run_python("""
+        from cli import hot_code
+        from cli.zygote import preload
+        preload()
+        names, there = hot_code.hot_names(), hot_code.code_by_name()
+        print(len(names), sum(1 for name in names if name in there))
+    """)
+    named, found = map(int, lines[0].split())
+    assert named > 1000 and found >= 0.9 * named, f"{found} of {named} names found: make the list anew"
+
+
+def test_packed_code_lies_together_and_runs_as_before():
+    lines = run_python("""
+        import gc, sys
+        from cli import heap_holes, hot_code
+        from cli.zygote import preload
+        from core import Match
+        from tests.core.harness import play_out
+
+        def pages(codes):
+            ends = [(id(code), id(code) + sys.getsizeof(code)) for code in codes]
+            return len({start // 4096 for start, _ in ends} | {end // 4096 for _, end in ends})
+
+        def hot():
+            there = hot_code.code_by_name()
+            return [code for name in hot_code.hot_names() for code in there.get(name, ())]
+
+        preload()
+        before = play_out(Match("chicken-foot", 4, seed=7), 7)
+        gc.collect()
+        heap_holes.fill()
+        spread = pages(hot())
+        packed = hot_code.pack(hot_code.hot_names())
+        print(spread, pages(hot()), packed.found, packed.copied)
+        after = play_out(Match("chicken-foot", 4, seed=7), 7)
+        print(after.state == before.state, [e for e in after.events] == [e for e in before.events])
+    """)
+    spread, together, found, copied = map(int, lines[0].split())
+    assert copied >= found > 1000
+    assert together < 0.6 * spread, f"the hot code spans {together} pages, {spread} before"
+    assert lines[1] == "True True"  # the same match, played by the packed code
