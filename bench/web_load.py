@@ -49,6 +49,7 @@ TAIL = 4000  # bytes of a terminal's last output kept, to say why a session fail
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 WINDOW = {"width": 1000, "height": 640}
+TYPED = {"Sec-Fetch-Site": "none"}  # what a browser says of a link the player opened themselves
 PAGE_FILES = ("/static/textual/css/xterm.css", "/static/page/page.css", "/static/textual/js/textual.js")
 PAGE_FILES += ("/static/page/page.js", "/static/textual/fonts/RobotoMono-VariableFont_wght.ttf")
 # Run in every page before its own scripts: the moment its terminal first shows the lobby, looked for
@@ -134,7 +135,7 @@ class WebDoor:
         link = InviteBook(self.home).invite(name, self.base)
         client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
         while True:  # the server signs in 30 browsers at once, then 2 a second: as a player would, try again
-            async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
+            async with client.get(link, headers=TYPED, allow_redirects=False) as response:  # not on to the page
                 if response.status != 429:
                     response.raise_for_status()
                     break
@@ -153,7 +154,7 @@ class WebDoor:
             return await self._browser_login(link)
         started = time.perf_counter()
         client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-        async with client.get(link, headers={"Sec-Fetch-Site": "none"}) as response:  # as if typed in
+        async with client.get(link, headers=TYPED, allow_redirects=False) as response:  # then to the page, below
             response.raise_for_status()
         for path in ("/", *PAGE_FILES):
             async with client.get(self.base + path) as response:

@@ -74,6 +74,11 @@ SESSION = web.RequestKey("session", Session)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+def to_the_lobby() -> web.Response:
+    """On to the lobby's page at once (a 303, where a page moving on by itself took a page more to load)."""
+    return web.Response(status=303, headers={"Location": "/"})
+
+
 def over_https(request: web.Request) -> bool:
     """Served over https, directly or behind a proxy that says so (X-Forwarded-Proto or Forwarded)."""
     if request.secure or request.headers.get("X-Forwarded-Proto", "").strip().lower() == "https":
@@ -263,10 +268,8 @@ class WebFrontDoor:
             response.headers.setdefault("Cache-Control", cache)
         return response
 
-    def _notice(
-        self, status: int, title: str, advice: str, go_to: str | None = None, form: Mapping[str, str] | None = None
-    ) -> web.Response:
-        html = self._templates.get_template("notice.html").render(title=title, advice=advice, go_to=go_to, form=form)
+    def _notice(self, status: int, title: str, advice: str, form: Mapping[str, str] | None = None) -> web.Response:
+        html = self._templates.get_template("notice.html").render(title=title, advice=advice, form=form)
         response = web.Response(status=status, text=html, content_type="text/html")
         response.headers["Content-Security-Policy"] = CONFIRM_POLICY if form else NOTICE_POLICY
         if form:
@@ -336,7 +339,7 @@ class WebFrontDoor:
             return self._bad_link()
         current = self.gate.session(request.cookies.get(COOKIE))
         if current is not None and current.player.casefold() == player.casefold():
-            return self._notice(200, f"Welcome back, {current.player}", "Opening the lobby…", go_to="/")
+            return to_the_lobby()
         if current is None and request.headers.get("Sec-Fetch-Site") == "none":
             return self._signed_in(request, token)
         check = secrets.token_urlsafe(24)
@@ -388,10 +391,10 @@ class WebFrontDoor:
             return self._notice(429, "Not just now", f"{str(error)[:1].upper()}{str(error)[1:]}.")
         if redeemed is None:
             return self._bad_link()
-        cookie, player = redeemed
-        # A page that moves on to / by itself, not a 303: after a link followed from another site
-        # (a chat, a mail), the browser would not send a SameSite=Strict cookie along the redirect.
-        response = self._notice(200, f"Welcome, {player}", "Opening the lobby…", go_to="/")
+        cookie, _player = redeemed
+        # A redirect carries the new SameSite=Strict cookie on to / because every way here is the
+        # browser's own or this site's: a link followed from another site asked first (`_join`).
+        response = to_the_lobby()
         response.set_cookie(
             COOKIE,
             cookie,

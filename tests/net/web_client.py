@@ -97,8 +97,8 @@ TYPED = {"Sec-Fetch-Site": "none"}  # what a browser says of an address the play
 
 
 async def signed_in(session: aiohttp.ClientSession, door: WebFrontDoor, name: str) -> None:
-    async with session.get(invite(door, name), headers=TYPED) as response:
-        assert response.status == 200, await response.text()
+    async with session.get(invite(door, name), headers=TYPED, allow_redirects=False) as response:
+        assert response.status == 303 and response.headers["Location"] == "/", await response.text()
     assert session.cookie_jar.filter_cookies(URL(f"http://127.0.0.1:{door.port}/")).get(COOKIE) is not None
 
 
