@@ -277,7 +277,9 @@ class WebFrontDoor:
         return response
 
     async def _index(self, request: web.Request) -> web.Response:
-        html = self._templates.get_template("index.html").render(player=request[SESSION].player)
+        html = self._templates.get_template("index.html").render(
+            player=request[SESSION].player, early_socket=self.prestart
+        )
         self._start_with_page(request.cookies.get(COOKIE, ""), request[SESSION])
         return web.Response(text=html, content_type="text/html")
 
@@ -416,11 +418,10 @@ class WebFrontDoor:
         if connection is not None:
             self.signed.left(connection)  # a session now: counted under the sessions' caps
         key = digest(request.cookies.get(COOKIE, ""))
-        size = size_from_query(request.query)
-        self._sizes.pop(key, None)
-        self._sizes[key] = size
-        while len(self._sizes) > MAX_KNOWN_SIZES:
-            del self._sizes[next(iter(self._sizes))]
+        # A page that opens its socket before its terminal is drawn (early.js) gives no size: its
+        # session goes on at the size it started at, and the page sends its own once it knows it.
+        size = size_from_query(request.query) or self._sizes.get(key, DEFAULT_SIZE)
+        self._remember_size(key, size)
         browser = await self._claim(key, websocket) or BrowserSession(self, session.player, session.began, websocket)
         task = asyncio.current_task()
         if task is not None:
@@ -428,9 +429,16 @@ class WebFrontDoor:
         try:
             await browser.run(size)
         finally:
+            self._remember_size(key, browser.size)  # the size its window had last, for its next session
             if task is not None:
                 self._sessions.discard(task)
         return websocket
+
+    def _remember_size(self, key: str, size: tuple[int, int]) -> None:
+        self._sizes.pop(key, None)
+        self._sizes[key] = size
+        while len(self._sizes) > MAX_KNOWN_SIZES:
+            del self._sizes[next(iter(self._sizes))]
 
     # -- running ---------------------------------------------------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0, base_url: str | None = None) -> None:

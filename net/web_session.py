@@ -43,13 +43,12 @@ def clamped(columns: Any, rows: Any) -> tuple[int, int] | None:
     return clamped_size(columns, rows)[:2]
 
 
-def size_from_query(query: Any) -> tuple[int, int]:
-    """The window size a socket's address gives (`?width=W&height=H`), or 80x24."""
+def size_from_query(query: Any) -> tuple[int, int] | None:
+    """The window size a socket's address gives (`?width=W&height=H`), clamped; None if it gives none."""
     try:
-        size = clamped(int(query.get("width", "")[:6]), int(query.get("height", "")[:6]))
+        return clamped(int(query.get("width", "")[:6]), int(query.get("height", "")[:6]))
     except ValueError:
-        size = None
-    return size or DEFAULT_SIZE
+        return None
 
 
 class BrowserSession:

@@ -356,6 +356,35 @@ def test_a_browser_session_starts_with_its_page_and_its_socket_takes_it_over(hom
     asyncio.run(asyncio.wait_for(run(), 120))
 
 
+def test_a_page_opens_its_socket_at_once_and_its_session_goes_on_at_the_size_its_window_had_last(home: Path):
+    async def run() -> None:
+        async with running_web_door(home) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            async with client.get("/") as response:
+                assert '<script src="/static/page/early.js">' in await response.text()  # before the terminal's scripts
+            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+            (started,) = door.active
+            screen = await open_screen(client, None)  # opened as the page loads: no window size yet
+            await screen.wait_for("signed in as Ann")
+            assert door.active == {started} and window_size(started.child.master) == (80, 24)
+            await screen.send("resize", {"width": 100, "height": 30})  # the page's, once its terminal is drawn
+            await until(lambda: window_size(started.child.master) == (100, 30), "the window's size")
+            await screen.keys("q")
+            await screen.wait_closed()
+            await until(lambda: not door.active, "the session released")
+
+            async with client.get("/") as response:  # the next page's session starts at that size
+                assert response.status == 200
+            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+            (again,) = door.active
+            assert window_size(again.child.master) == (100, 30)
+            screen = await open_screen(client, None)
+            await screen.wait_for("signed in as Ann")
+            assert door.active == {again} and window_size(again.child.master) == (100, 30)
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
 def test_a_session_started_with_a_page_whose_socket_never_comes_is_hung_up_and_uncounted(home: Path, monkeypatch):
     monkeypatch.setattr(web_server, "PRESTART_WAIT", 1.0)
 
@@ -382,7 +411,7 @@ def test_with_spawn_a_browser_session_starts_with_its_socket_as_before(home: Pat
         async with running_web_door(home, spawn=True) as door, browser(door) as client:
             await signed_in(client, door, "Ann")
             async with client.get("/") as response:
-                assert response.status == 200
+                assert response.status == 200 and "early.js" not in await response.text()
             screen = await open_screen(client)
             await screen.wait_for("signed in as Ann")
             (session,) = door.active

@@ -102,6 +102,10 @@ async def signed_in(session: aiohttp.ClientSession, door: WebFrontDoor, name: st
     assert session.cookie_jar.filter_cookies(URL(f"http://127.0.0.1:{door.port}/")).get(COOKIE) is not None
 
 
-async def open_screen(session: aiohttp.ClientSession, size: tuple[int, int] = (80, 24), **options: object) -> WebScreen:
-    websocket = await session.ws_connect(f"/ws?width={size[0]}&height={size[1]}", **options)  # type: ignore[arg-type]
+async def open_screen(
+    session: aiohttp.ClientSession, size: tuple[int, int] | None = (80, 24), **options: object
+) -> WebScreen:
+    """The terminal's socket, as the page opens it: at its window's size, or (None) before it knows it."""
+    address = "/ws" if size is None else f"/ws?width={size[0]}&height={size[1]}"
+    websocket = await session.ws_connect(address, **options)  # type: ignore[arg-type]
     return WebScreen(websocket)

@@ -107,9 +107,22 @@ def test_an_uninvited_visit_is_refused_and_starts_nothing(server, new_browser):
     assert not server_children(server)
 
 
+OPENED_SOCKETS = """(() => {
+  window.socketsOpened = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.socketsOpened.push(document.readyState); }
+  };
+})();"""
+
+
 def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, new_browser):
     page = new_browser()
+    page.add_init_script(OPENED_SOCKETS)
     sign_in(page, server, "Ann")
+    # One socket, opened while the page was still loading (its session had started with the page),
+    # and handed to the terminal once its scripts had run.
+    assert page.evaluate("window.socketsOpened") == ["loading"]
     assert page.title() == "Dominoes · Ann"
     assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.svg"
     assert page.context.cookies()[0]["httpOnly"]

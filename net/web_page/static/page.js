@@ -15,32 +15,52 @@
   const PIECE = 4096; // UTF-16 units of pasted text in one message: at most 24 KiB once encoded
   window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
+      const early = window.dominoesEarlySocket;
+      if (early) {
+        // The socket early.js opened: the terminal has it, at the size it asked for.
+        window.dominoesEarlySocket = null;
+        adopt(early.socket, args[0]);
+        setTimeout(() => early.release(), 0); // once the terminal has added its listeners
+        return early.socket;
+      }
       super(...args);
-      window.dominoesSocket = this;
-      this.addEventListener("close", (event) => showClosed(event));
-    }
-
-    send(data) {
-      if (typeof data !== "string" || data.length <= PIECE || !data.startsWith('["stdin",')) {
-        super.send(data);
-        return;
-      }
-      let text;
-      try {
-        text = JSON.parse(data)[1];
-      } catch {
-        super.send(data);
-        return;
-      }
-      for (let start = 0; start < text.length; ) {
-        let end = Math.min(start + PIECE, text.length);
-        const last = text.charCodeAt(end - 1);
-        if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1; // keep a surrogate pair whole
-        super.send(JSON.stringify(["stdin", text.slice(start, end)]));
-        start = end;
-      }
+      adopt(this, null);
     }
   };
+
+  function adopt(socket, address) {
+    window.dominoesSocket = socket;
+    socket.addEventListener("close", (event) => showClosed(event));
+    socket.send = (data) => sendInPieces(socket, data);
+    const size = address && new URL(address, location.href).searchParams;
+    if (size && size.has("width")) {
+      const resize = JSON.stringify(["resize", { width: Number(size.get("width")), height: Number(size.get("height")) }]);
+      if (socket.readyState === NativeWebSocket.OPEN) setTimeout(() => socket.send(resize), 0);
+      else socket.addEventListener("open", () => socket.send(resize), { once: true });
+    }
+  }
+
+  function sendInPieces(socket, data) {
+    const send = (message) => NativeWebSocket.prototype.send.call(socket, message);
+    if (typeof data !== "string" || data.length <= PIECE || !data.startsWith('["stdin",')) {
+      send(data);
+      return;
+    }
+    let text;
+    try {
+      text = JSON.parse(data)[1];
+    } catch {
+      send(data);
+      return;
+    }
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(start + PIECE, text.length);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1; // keep a surrogate pair whole
+      send(JSON.stringify(["stdin", text.slice(start, end)]));
+      start = end;
+    }
+  }
 
   function showClosed(event) {
     const reason = document.getElementById("closed-reason");
