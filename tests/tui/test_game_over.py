@@ -126,3 +126,18 @@ async def test_every_hand_of_a_long_moon_game_can_be_scrolled_with_the_totals_in
         assert [line.split()[0] for line in body] == [str(hand) for hand in range(1, 17)]
         assert total.region.bottom <= app.size.height - 1
         assert "every round" in str(screen.query_one("#over-seed").render())
+
+
+async def test_a_game_over_screen_dismissed_before_its_first_refresh_lets_it_pass():
+    # Watching bots, the lobby dismisses a finished match's screen by itself; on a busy machine that
+    # came before the refresh the screen had asked for to show its last rounds, which then looked
+    # for rounds no longer there and ended the session with a traceback.
+    app = DominoesApp(match=moon_many_hands(15), preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await to_game_over(pilot)
+        app.pop_screen()
+        await wait_until(pilot, lambda: not screen.children)  # let go of everything it showed
+        screen._show_the_last_rounds()  # the refresh it asked for, coming late
+        screen._refresh_footnote()
+        await pilot.pause()
+        assert app.is_running

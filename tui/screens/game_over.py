@@ -159,14 +159,21 @@ class GameOverScreen(Screen[str]):
         self._copy_told = True
         self.post_message(self.CopyKept(self, check.match_id, self.table.viewer))
 
+    def _rounds(self) -> VerticalScroll | None:
+        """The rounds' scroll; None once the screen has let go of it (a watched match's screen is
+        dismissed by itself, and on a busy machine that may come before a refresh it asked for)."""
+        return next(iter(self.query("#score-rounds").results(VerticalScroll)), None)
+
     def _refresh_footnote(self) -> None:
-        rounds = self.query_one("#score-rounds", VerticalScroll)
-        self.query_one("#over-seed", Static).update(self.footnote(scrolls=rounds.max_scroll_y > 0))
+        rounds = self._rounds()
+        footnote = next(iter(self.query("#over-seed").results(Static)), None)
+        if rounds is not None and footnote is not None:
+            footnote.update(self.footnote(scrolls=rounds.max_scroll_y > 0))
 
     def _show_the_last_rounds(self) -> None:
         """The hand that decided the match is the last: start there, just above the totals."""
-        rounds = self.query_one("#score-rounds", VerticalScroll)
-        if rounds.max_scroll_y > 0:
+        rounds = self._rounds()
+        if rounds is not None and rounds.max_scroll_y > 0:
             rounds.scroll_end(animate=False, immediate=True)
             self._refresh_footnote()
 
