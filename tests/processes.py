@@ -37,6 +37,13 @@ def run_dominoes(home: Path, *arguments: str) -> subprocess.CompletedProcess[str
     )
 
 
+def piped_dominoes(home: Path, *arguments: str) -> subprocess.Popen[str]:
+    """`dominoes ARGUMENTS` started with `home` as its data directory, its output piped as text."""
+    return subprocess.Popen(
+        dominoes_argv(*arguments), env=environment(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
 def wait_until(condition: Callable[[], object], what: str, timeout: float = WAIT) -> None:
     """Poll `condition` until it holds; AssertionError naming `what` if it never does."""
     deadline = time.monotonic() + timeout

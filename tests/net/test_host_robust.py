@@ -18,7 +18,7 @@ from net.tables import TableSeat, create_table, list_tables, process_alive
 from saves.autosave import Autosave
 from saves.store import SaveStore
 from tests.net.ssh_client import Keys, remove, short_home
-from tests.processes import WAIT, dominoes_argv, environment, run_dominoes, wait_until
+from tests.processes import WAIT, environment, piped_dominoes, run_dominoes, wait_until
 
 HOST = ("host", "--game", "moon", "--seats", "human,easy,easy", "--pause", "0")
 
@@ -32,9 +32,7 @@ def home():
 
 def start_host(home: Path, *arguments: str) -> subprocess.Popen[str]:
     """A host whose first line (`hosting ...`) has been read."""
-    process = subprocess.Popen(
-        dominoes_argv(*arguments), env=environment(home), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    process = piped_dominoes(home, *arguments)
     line = process.stdout.readline()
     assert line.startswith("hosting "), line + process.stderr.read()
     return process
@@ -146,13 +144,7 @@ def test_stopping_serve_ssh_closes_its_lobbys_tables_saved(home, monkeypatch):
     keys = Keys(home)
     seats = (TableSeat("human", "Ann"), TableSeat("open"), TableSeat("bot", level="easy"))
     table = create_table("moon", seats, {}, "Ann", environment=environment(home))
-    server = subprocess.Popen(
-        dominoes_argv("serve-ssh", "--port", "0", "--authorized-keys", str(keys.authorized)),
-        env=environment(home),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = piped_dominoes(home, "serve-ssh", "--port", "0", "--authorized-keys", str(keys.authorized))
     try:
         assert "listening on" in server.stdout.readline()
         out, err = stop(server, signal.SIGTERM)  # as `systemctl stop` does

@@ -25,7 +25,7 @@ from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import browser, open_screen, running_web_door, signed_in
-from tests.processes import dominoes_argv, environment
+from tests.processes import piped_dominoes
 from tui.preferences import FILE_NAME, Preferences, save_preferences
 
 
@@ -236,13 +236,7 @@ def test_serve_ssh_forks_its_zygote_from_its_own_process_sharing_what_both_impor
     """The program `dominoes serve-ssh` prepares itself and forks its zygote before it starts
     anything: the zygote holds nothing of the door's but shares its pages, and a login is forked
     from it holding nothing of either."""
-    server = subprocess.Popen(
-        dominoes_argv("serve-ssh", "--port", "0", "--authorized-keys", str(keys.authorized)),
-        env=environment(home),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server = piped_dominoes(home, "serve-ssh", "--port", "0", "--authorized-keys", str(keys.authorized))
     try:
         listening = server.stdout.readline()
         port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", listening).group(1))

@@ -13,10 +13,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT = 120
 
 
-def run_python(code: str) -> list[str]:
-    """The lines `code` prints, run by this Python in a process of its own."""
+def run_python(code: str, *arguments: str) -> list[str]:
+    """The lines `code` prints, run by this Python in a process of its own (`arguments` in sys.argv)."""
     done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
+        [sys.executable, "-c", textwrap.dedent(code), *arguments],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -69,16 +69,7 @@ def test_a_child_reads_an_immortal_parents_objects_without_copying_them_where_cp
 
 def test_without_immortal_objects_the_child_copies_what_it_reads():
     """The measure above can tell: reading the same objects, mortal, copies their pages."""
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(READ_IN_A_CHILD), "plain"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
-    assert done.returncode == 0, done.stderr
-    assert int(done.stdout.split("\n")[2]) > 8 * 1024
+    assert int(run_python(READ_IN_A_CHILD, "plain")[2]) > 8 * 1024
 
 
 def test_immortal_objects_still_work_and_their_reference_counts_no_longer_move():
