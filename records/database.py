@@ -29,6 +29,7 @@ import contextlib
 import fcntl
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -120,7 +121,7 @@ class Record:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=self.busy_seconds, isolation_level=None)
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
+            self._write_ahead(connection)
             connection.execute("PRAGMA synchronous=NORMAL")
             version = self._version(connection)
             if version is None:
@@ -136,6 +137,21 @@ class Record:
             connection.close()
             raise
         return connection
+
+    def _write_ahead(self, connection: sqlite3.Connection) -> None:
+        """Write-ahead logging, asked for at every connection (once set, it stays with the file).
+        Setting it takes the database for itself without waiting, as no other statement does
+        (SQLite does not call its busy handler there): two processes opening a new record at once
+        found it locked. So it is tried again, for as long as a writer waits for another."""
+        deadline = time.monotonic() + self.busy_seconds
+        while True:
+            try:
+                connection.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error).lower() or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
 
     @staticmethod
     def _version(connection: sqlite3.Connection) -> str | None:

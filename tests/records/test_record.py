@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from core import Match, Seat
@@ -130,6 +131,31 @@ for turn in range(int(sys.argv[2])):
     record.sync()
     record.set_visibility(sys.argv[3], "listed")
 """
+
+
+OPENER = """
+import sys, time
+from pathlib import Path
+from records.database import Record
+folder, start = Path(sys.argv[1]), float(sys.argv[2])
+for trial in range(20):
+    while time.time() < start + trial * 0.05:
+        pass
+    with Record(folder / str(trial) / "record.sqlite", []).connection() as connection:
+        connection.execute("SELECT 1")
+"""
+
+
+def test_two_processes_opening_a_new_record_at_the_same_moment_both_get_in(tmp_path):
+    # Each opens 20 new records, at the same moments as the other: setting write-ahead logging on a
+    # new record found it locked by the other at once, without waiting (about one time in two).
+    start = str(time.time() + 3.0)  # both are running by then, on a machine that is not swamped
+    openers = [
+        subprocess.Popen([sys.executable, "-c", OPENER, str(tmp_path), start], stderr=subprocess.PIPE) for _ in "ab"
+    ]
+    for opener in openers:
+        _out, err = opener.communicate(timeout=120)
+        assert opener.returncode == 0, err.decode()
 
 
 def test_two_processes_write_at_once(tmp_path):
