@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import browser, open_screen, running_web_door, signed_in
-from tests.processes import piped_dominoes
+from tests.processes import piped_dominoes, wait_until
 from tui.preferences import FILE_NAME, Preferences, save_preferences
 
 
@@ -235,7 +236,7 @@ def memory_of(pid: int) -> dict[str, int]:
 def test_serve_ssh_forks_its_zygote_from_its_own_process_sharing_what_both_imported(home, keys):
     """The program `dominoes serve-ssh` prepares itself and forks its zygote before it starts
     anything: the zygote holds nothing of the door's but shares its pages, and a login is forked
-    from it holding nothing of either."""
+    from it holding nothing of either. If that zygote dies, another is started and forks logins."""
     server = piped_dominoes(home, "serve-ssh", "--port", "0", "--authorized-keys", str(keys.authorized))
     try:
         listening = server.stdout.readline()
@@ -250,22 +251,37 @@ def test_serve_ssh_forks_its_zygote_from_its_own_process_sharing_what_both_impor
         memory = memory_of(zygote)
         assert memory["Pss"] < 0.75 * memory["Rss"]  # half of what it holds is the door's too
 
-        async def log_in() -> int:
+        async def log_in(zygote: int) -> bool:
+            """A login, then q: whether `zygote` forked its session (until one is ready, the door
+            spawns sessions)."""
             door = types.SimpleNamespace(port=port)
             connection = await connect(door, keys.known, username="alice")  # type: ignore[arg-type]
             channel, screen = await open_terminal(connection)
             await screen.wait_for("signed in as alice")
-            (session,) = children_of(zygote)
-            with open(f"/proc/{session}/comm") as comm:
-                assert comm.read().strip() == os.path.basename(sys.executable)[:15]  # named as a spawned one
-            door_sockets = {target for target in held(server.pid) if target.startswith("socket:")}
-            assert not held(session) & door_sockets
+            forked = children_of(zygote)
+            for session in forked:
+                with open(f"/proc/{session}/comm") as comm:
+                    assert comm.read().strip() == os.path.basename(sys.executable)[:15]  # named as a spawned one
+                door_sockets = {target for target in held(server.pid) if target.startswith("socket:")}
+                assert not held(session) & door_sockets
             channel.write(b"q")
             await asyncio.wait_for(screen.closed.wait(), TIMEOUT)
             connection.close()
-            return channel.get_exit_status()
+            assert channel.get_exit_status() == 0
+            return len(forked) == 1
 
-        assert asyncio.run(asyncio.wait_for(log_in(), 120)) == 0
+        assert asyncio.run(asyncio.wait_for(log_in(zygote), 120))
+
+        os.kill(zygote, signal.SIGKILL)  # the forked zygote dies: the door starts another, and forks from it
+
+        def restarted_zygotes() -> list[int]:
+            return [pid for pid in children_of(server.pid) if pid != zygote and is_zygote(pid)]
+
+        wait_until(restarted_zygotes, "another zygote")
+        (restarted,) = restarted_zygotes()
+        deadline = time.monotonic() + TIMEOUT
+        while not asyncio.run(asyncio.wait_for(log_in(restarted), 120)):
+            assert time.monotonic() < deadline, "no login forked by the zygote started again"
     finally:
         server.send_signal(signal.SIGTERM)
         try:
