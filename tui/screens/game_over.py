@@ -159,20 +159,17 @@ class GameOverScreen(Screen[str]):
         self._copy_told = True
         self.post_message(self.CopyKept(self, check.match_id, self.table.viewer))
 
-    def _rounds(self) -> VerticalScroll | None:
-        """The rounds' scroll; None once the screen has let go of it (a watched match's screen is
-        dismissed by itself, and on a busy machine that may come before a refresh it asked for)."""
-        return next(iter(self.query("#score-rounds").results(VerticalScroll)), None)
-
+    # The two below run after a refresh, when the screen may have let go of its widgets: a watched
+    # match's screen is dismissed by itself, and on a busy machine that may come first.
     def _refresh_footnote(self) -> None:
-        rounds = self._rounds()
-        footnote = next(iter(self.query("#over-seed").results(Static)), None)
+        rounds = self.query_one_optional("#score-rounds", VerticalScroll)
+        footnote = self.query_one_optional("#over-seed", Static)
         if rounds is not None and footnote is not None:
             footnote.update(self.footnote(scrolls=rounds.max_scroll_y > 0))
 
     def _show_the_last_rounds(self) -> None:
         """The hand that decided the match is the last: start there, just above the totals."""
-        rounds = self._rounds()
+        rounds = self.query_one_optional("#score-rounds", VerticalScroll)
         if rounds is not None and rounds.max_scroll_y > 0:
             rounds.scroll_end(animate=False, immediate=True)
             self._refresh_footnote()
