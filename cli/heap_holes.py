@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import os
 import re
 import sys
@@ -71,11 +70,9 @@ def fill_small_blocks() -> int:
 
 
 def _libc() -> ctypes.CDLL | None:
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
+    """The C library this process runs on, if it is glibc."""
     with contextlib.suppress(OSError):
-        libc = ctypes.CDLL(name)
+        libc = ctypes.CDLL(None)
         if all(hasattr(libc, symbol) for symbol in ("malloc_info", "open_memstream", "gnu_get_libc_version")):
             return libc
     return None

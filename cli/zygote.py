@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import fcntl
 import gc
 import importlib
@@ -309,12 +308,11 @@ def reopen_standard_streams(encoding: str) -> None:
 
 
 def name_process(name: str) -> None:
-    """The name `ps` and `top` show (the kernel keeps 15 bytes of it), where Linux lets it be set."""
-    libc_name = ctypes.util.find_library("c")
-    if libc_name is None:
-        return
+    """The name `ps` and `top` show (the kernel keeps 15 bytes of it), where Linux lets it be set.
+    The C library is the one this process runs on (ctypes.util.find_library would run ldconfig
+    in a subprocess, at every session's start)."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(libc_name).prctl(PR_SET_NAME, name.encode()[:15], 0, 0, 0)
+        ctypes.CDLL(None).prctl(PR_SET_NAME, name.encode()[:15], 0, 0, 0)
 
 
 # -- forked from the door ----------------------------------------------------------------------------
