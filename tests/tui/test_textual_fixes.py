@@ -1,13 +1,16 @@
-"""The workarounds for Textual's bugs (tui.textual_fixes) hold: what they fix stays fixed."""
+"""The workarounds for Textual's bugs and costs (tui.textual_fixes) hold: what they fix stays fixed."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 
+import pytest
+from rich.segment import Segment
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Label
 
@@ -48,3 +51,19 @@ def test_a_removed_widget_lets_go_of_the_lines_it_drew():
             assert caches <= widgets + 5, f"{caches} style caches for {widgets} widgets: the removed ones' are kept"
 
     asyncio.run(run())
+
+
+def test_a_strip_makes_each_cache_when_it_first_uses_it_and_then_uses_it():
+    """Textual's Strip made seven caches as it was made; most strips use none."""
+    strip = Strip([Segment("domino"), Segment(" tiles")])
+    crop_cache = Strip.__dict__["_crop_cache"]  # the slot itself, read without making the cache
+    with pytest.raises(AttributeError):
+        crop_cache.__get__(strip, Strip)
+    cropped = strip.crop(0, 6)
+    assert cropped.text == "domino"
+    assert strip.crop(0, 6) is cropped  # the second crop comes from the cache now made
+    assert len(crop_cache.__get__(strip, Strip)) == 1
+    with pytest.raises(AttributeError):
+        Strip.__dict__["_style_cache"].__get__(strip, Strip)
+    with pytest.raises(AttributeError):
+        strip.not_a_cache  # noqa: B018 - a name that is no cache is still missing
