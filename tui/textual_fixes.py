@@ -13,6 +13,11 @@ Each is a no-op once the Textual installed no longer has the bug.
   strips use none or one of them: about 7,000 empty caches, 1 MiB, in a session watching bots,
   and fourteen allocations for every line drawn. Here a strip makes each cache when it first uses
   it. Only a `Strip` whose slots are the ones this was written for is changed.
+- Every new widget counts itself on the `Widget` class (`Widget._sort_order += 1`). Setting a
+  class's attribute makes CPython drop the version tags of that class and of every subclass, about
+  120 widget classes, so attribute lookups on all widgets start over, and a forked session writes
+  to every one of those classes' pages, which it would otherwise share with the zygote. Here the
+  count is kept beside the class (the class's metaclass reads and sets it there).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from textual.cache import FIFOCache
 from textual.color import Color
 from textual.strip import Strip
 from textual.style import Style
+from textual.widget import Widget
 
 
 @lru_cache(1024)
@@ -68,12 +74,30 @@ def _strip_cache(self: Strip, name: str) -> FIFOCache:
     return cache
 
 
+_widget_sort_order = [0]  # Widget._sort_order, kept off the class
+
+
+def _widget_sort_order_value(cls: type) -> int:
+    return _widget_sort_order[0]
+
+
+def _widget_class_setattr(cls: type, name: str, value: object) -> None:
+    if name == "_sort_order" and cls is Widget:
+        _widget_sort_order[0] = value  # type: ignore[assignment]
+    else:
+        type.__setattr__(cls, name, value)
+
+
 def apply() -> None:
     if hasattr(StylesCache.get_inner_outer, "cache_info"):  # the lru_cache on the method, keyed by the instance
         StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]
     if set(Strip.__slots__) == _STRIP_SLOTS and not hasattr(Strip, "__getattr__"):
         Strip.__init__ = _strip_init  # type: ignore[method-assign]
         Strip.__getattr__ = _strip_cache  # type: ignore[attr-defined]
+    widget_class = type(Widget)
+    if Widget.__dict__.get("_sort_order") == 0 and not {"_sort_order", "__setattr__"} & widget_class.__dict__.keys():
+        widget_class._sort_order = property(_widget_sort_order_value)
+        widget_class.__setattr__ = _widget_class_setattr
 
 
 apply()

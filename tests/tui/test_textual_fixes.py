@@ -67,3 +67,15 @@ def test_a_strip_makes_each_cache_when_it_first_uses_it_and_then_uses_it():
         Strip.__dict__["_style_cache"].__get__(strip, Strip)
     with pytest.raises(AttributeError):
         strip.not_a_cache  # noqa: B018 - a name that is no cache is still missing
+
+
+def test_a_new_widget_counts_itself_without_changing_the_widget_class():
+    """Textual counted widgets on the Widget class, and setting a class's attribute makes CPython
+    drop the version tags of the class and every subclass of it (see tui.textual_fixes)."""
+    first, second = Label("one"), Label("two")
+    assert second.sort_order == first.sort_order + 1
+    assert Widget._sort_order == second.sort_order
+    assert Widget.__dict__["_sort_order"] == 0  # the class itself was not written to
+    Label.extra_attribute = 1  # any other class attribute is set as before
+    assert Label.__dict__["extra_attribute"] == 1
+    del Label.extra_attribute
