@@ -72,16 +72,16 @@ def reachable() -> dict[int, object]:
     return found
 
 
-def immortalize() -> Immortalized:
-    """Make every reachable object immortal; see the module's doc."""
+def immortalize(found: dict[int, object] | None = None) -> Immortalized:
+    """Make every reachable object immortal (those `found` by `reachable()`, if given); see the
+    module's doc."""
     count, why_not = immortal_count()
     if not count:
         return Immortalized(0, why_not)
-    found = reachable()
+    found = reachable() if found is None else found
     made = 0
     for address, thing in found.items():
         if sys.getrefcount(thing) < count:
             ctypes.c_ssize_t.from_address(address).value = count
             made += 1
-    found.clear()
     return Immortalized(made)

@@ -11,7 +11,9 @@ beside it) and the zygote is a process session of its own, named ZYGOTE_NAME.
 Preparing (`prepare_to_fork`): import everything a session needs (Textual, the app and every
 screen, the engine, the games and bots, the lobby's network parts); collect; copy the code a
 session runs next to each other (`cli.hot_code`: CPython writes into code as it runs it, and a
-session then copies a few hundred pages of code instead of a thousand); make every object
+session then copies a few hundred pages of code instead of a thousand); fill in what CPython
+otherwise writes into an object on its first use (`cli.settled`: strings' hashes, classes' version
+tags, the versions of modules' globals); make every object
 immortal where CPython can (3.12 and newer, `cli.immortal`: a session reading an object then no
 longer copies its page to count a reference); take up the heap's holes (`cli.heap_holes`: a
 session's new objects go to pages of its own, not into pages it shares); freeze what the collector
@@ -57,7 +59,8 @@ from pathlib import Path
 from typing import Any
 
 from cli import heap_holes, hot_code
-from cli.immortal import Immortalized, immortalize
+from cli.immortal import Immortalized, immortalize, reachable
+from cli.settled import Settled, settle
 from net.control_channel import ZYGOTE_NAME, close_all, receive, send
 from net.session_priority import MOST_NICE, give_way_to_the_door
 
@@ -159,7 +162,10 @@ def prepare_to_fork() -> Prepared:
     heap_holes.fill()  # so that the packed code goes to pages of its own
     packed = hot_code.pack(hot_code.hot_names())
     gc.collect()
-    immortalized = immortalize()
+    found = reachable()
+    settled = settle(found.values())
+    immortalized = immortalize(found)
+    found.clear()
     gc.collect()  # what the walks made
     filled = heap_holes.fill()
     gc.freeze()
@@ -167,12 +173,13 @@ def prepare_to_fork() -> Prepared:
     # imported, and a session's first full collection would wait until a quarter as many of its own
     # had lived long, holding its garbage meanwhile. Now it counts the session's own.
     gc.collect()
-    return Prepared(immortalized, filled, packed)
+    return Prepared(immortalized, settled, filled, packed)
 
 
 @dataclass(frozen=True)
 class Prepared:
     immortalized: Immortalized
+    settled: Settled
     filled: heap_holes.Filled
     packed: hot_code.Packed
 

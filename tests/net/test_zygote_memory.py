@@ -153,3 +153,41 @@ def test_packed_code_lies_together_and_runs_as_before():
     assert copied >= found > 1000
     assert together < 0.6 * spread, f"the hot code spans {together} pages, {spread} before"
     assert lines[1] == "True True"  # the same match, played by the packed code
+
+
+def test_what_cpython_fills_in_on_first_use_is_filled_in_before_forking():
+    """cli.settled: a string's hash, a class's version tag and the version of a module's globals'
+    keys are written into objects on their first use; the zygote settles them, so a session does
+    not write to (and copy) the pages they are on. Read from where CPython 3.11 and 3.12 keep them."""
+    lines = run_python(
+        """
+        import ctypes, sys, types
+        from cli.settled import settle
+
+        HASH_AT = 24  # a str's stored hash: -1 until it is first hashed
+        KEYS_AT, KEYS_VERSION_AT = 32, 12  # a dict's keys, and their version: 0 until first asked for
+        text = "".join(["domi", "noes"])  # made now, never hashed
+        module = types.ModuleType("a_module")
+        exec("tiles = 28", vars(module))
+        names = set(vars(module))
+        keys = ctypes.c_void_p.from_address(id(vars(module)) + KEYS_AT).value
+
+        def stored_hash():
+            return ctypes.c_ssize_t.from_address(id(text) + HASH_AT).value
+
+        def keys_version():
+            return ctypes.c_uint32.from_address(keys + KEYS_VERSION_AT).value
+
+        class Fresh:
+            pass
+
+        print(stored_hash(), keys_version())
+        settled = settle([text, module, Fresh])
+        print(stored_hash() == hash(text), keys_version() != 0, set(vars(module)) == names, vars(module)["tiles"])
+        print(settled.hashed, settled.versioned, settled.tagged)
+        """
+    )
+    assert lines[0] == "-1 0"  # nothing filled in yet
+    assert lines[1] == "True True True 28"  # filled in, and the module's globals are as they were
+    tagged = 1 if sys.version_info >= (3, 12) else 0  # PyUnstable_Type_AssignVersionTag is from 3.12
+    assert lines[2] == f"1 1 {tagged}"
