@@ -5,7 +5,9 @@ against the real doors, whose sessions run the real lobby."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
 import os
 import random
 import re
@@ -22,6 +24,7 @@ from net.limits import ServerLimits
 from net.player_sessions import player_home
 from net.session_fork import is_zygote
 from net.session_priority import group_niceness
+from net.web_server import PAGE
 from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
@@ -371,7 +374,13 @@ def test_a_page_opens_its_socket_at_once_and_its_session_goes_on_at_the_size_its
         async with running_web_door(home) as door, browser(door) as client:
             await signed_in(client, door, "Ann")
             async with client.get("/") as response:
-                assert '<script src="/static/page/early.js">' in await response.text()  # before the terminal's scripts
+                page, policy = await response.text(), response.headers["Content-Security-Policy"]
+            # The socket's script is in the page, before the terminal's scripts, and its policy allows
+            # that one inline script: by its hash.
+            early = (PAGE / "static" / "early.js").read_text(encoding="utf-8")
+            assert page.index(f"<script>{early}</script>") < page.index('<script src="/static/textual/js/textual.js">')
+            early_hash = base64.b64encode(hashlib.sha256(early.encode()).digest()).decode()
+            assert f"script-src 'self' 'sha256-{early_hash}';" in policy and "unsafe-inline'; img" in policy
             await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
             (started,) = door.active
             screen = await open_screen(client, None)  # opened as the page loads: no window size yet
@@ -421,7 +430,8 @@ def test_with_spawn_a_browser_session_starts_with_its_socket_as_before(home: Pat
         async with running_web_door(home, spawn=True) as door, browser(door) as client:
             await signed_in(client, door, "Ann")
             async with client.get("/") as response:
-                assert response.status == 200 and "early.js" not in await response.text()
+                assert response.status == 200 and "<script>" not in await response.text()
+                assert "script-src 'self';" in response.headers["Content-Security-Policy"]
             screen = await open_screen(client)
             await screen.wait_for("signed in as Ann")
             (session,) = door.active

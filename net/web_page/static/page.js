@@ -20,7 +20,7 @@
         // The socket early.js opened: the terminal has it, at the size it asked for.
         window.dominoesEarlySocket = null;
         adopt(early.socket, args[0]);
-        setTimeout(() => early.release(), 0); // once the terminal has added its listeners
+        queueMicrotask(() => early.release()); // once the terminal has added its listeners, in this task
         return early.socket;
       }
       super(...args);
