@@ -15,7 +15,7 @@ from yarl import URL
 
 from net.limits import ServerLimits
 from net.web_auth import InviteBook
-from net.web_server import COOKIE
+from net.web_server import COOKIE, STATIC_CACHE, TERMINAL_SCRIPT
 from tests.net.ssh_client import TIMEOUT
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import TYPED, browser, invite, open_screen, running_web_door, signed_in
@@ -115,9 +115,14 @@ def test_an_invite_link_sets_a_strict_http_only_cookie_and_goes_on_to_the_lobby_
             for own in ("/static/page/page.js", "/static/page/page.css", "/static/textual/js/textual.js"):
                 async with session.get(own) as response:
                     assert response.status == 200, own
+                    assert response.headers["Cache-Control"] == STATIC_CACHE, own
                     text = await response.text()
                 if own.startswith("/static/page/"):
                     page += text
+            # The terminal's script as textual-serve has it, with Chromium's hint to compile it all as
+            # it downloads (its functions nearly all run as the terminal starts).
+            assert text == "//# allFunctionsCalledOnLoad\n" + TERMINAL_SCRIPT.read_text(encoding="utf-8")
+            assert response.content_type == "application/javascript"
             assert not re.search(r"(https?:)?//[a-z]", page.replace("location.host", "")), "nothing from elsewhere"
 
             # Behind a proxy that says the browser came over https, the cookie is Secure.

@@ -113,6 +113,12 @@ OPENED_SOCKETS = """(() => {
   window.WebSocket = class extends Native {
     constructor(...args) { super(...args); window.socketsOpened.push(document.readyState); }
   };
+  window.contextsAsked = [];
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+    window.contextsAsked.push(kind);
+    return getContext.call(this, kind, ...rest);
+  };
 })();"""
 
 
@@ -123,6 +129,9 @@ def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, n
     # One socket, opened while the page was still loading (its session had started with the page),
     # and handed to the terminal once its scripts had run.
     assert page.evaluate("window.socketsOpened") == ["loading"]
+    # The terminal draws on 2D canvases; the WebGL renderer textual.js also loads is never started.
+    contexts = page.evaluate("window.contextsAsked")
+    assert "2d" in contexts and not any(kind.startswith(("webgl", "experimental-webgl")) for kind in contexts)
     assert page.title() == "Dominoes · Ann"
     assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.svg"
     assert page.context.cookies()[0]["httpOnly"]

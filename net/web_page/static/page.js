@@ -87,6 +87,13 @@
       if (value && value.buffer && typeof value.focus === "function") {
         delete Object.prototype.terminal;
         window.dominoesTerminal = value;
+        // textual.js loads two renderers, WebGL then canvas, and the last loaded draws: starting the
+        // WebGL one (a GL context, in software on a machine without a GPU) only slowed the start.
+        const loadAddon = value.loadAddon.bind(value);
+        value.loadAddon = (addon) => {
+          if (addon && addon.onContextLoss !== undefined) return; // only the WebGL renderer has this event
+          loadAddon(addon);
+        };
       }
     },
   });
