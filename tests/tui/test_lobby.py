@@ -93,7 +93,7 @@ async def test_an_empty_lobby_says_what_can_be_done():
         screen = app.screen
         assert "No tables yet" in str(screen.query_one("#lobby-empty", Static).render())
         keys = {binding.binding.description for binding in screen.active_bindings.values() if binding.enabled}
-        assert {"New table", "Play alone", "Watch bots", "Quit"} <= keys
+        assert {"New table", "Solo", "Watch", "Quit"} <= keys
         assert "Join" not in keys  # nothing to join
 
 

@@ -56,6 +56,24 @@ async def test_the_latest_unfinished_match_is_offered_first_and_enter_resumes_it
         assert app.match.events[: match.cursor] == match.events  # where it was (the bots may have played on)
 
 
+async def test_with_a_match_to_resume_every_key_of_the_footer_is_in_sight_at_80_columns(private_home):
+    store = SaveStore()
+    match = quick_settings().new_match()
+    match.deal()
+    Autosave(store, match, match_id="20260101-0900")()
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.screen.query_one("#lobby-tables", DataTable)
+        await wait_until(pilot, lambda: grid.row_count == 1)
+        await pilot.pause()
+        shown = {key.description: key.region for key in app.screen.query("FooterKey")}  # the palette's too
+        assert {"Resume", "New table", "Quit", "palette"} <= shown.keys()
+        for description, region in shown.items():
+            assert region.width > 0 and region.right <= 80, f"{description} is cut or out of sight: {region}"
+            hidden_by = [other for other, where in shown.items() if other != description and where.overlaps(region)]
+            assert not hidden_by, f"{description} is under {hidden_by}"
+
+
 async def test_the_cursor_starts_on_the_match_to_resume_whichever_rows_come_first(private_home, sleeper):  # noqa: F811
     store = SaveStore()
     match = quick_settings().new_match()

@@ -58,9 +58,10 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join", id="lobby.join"),
         Binding("c", "resume", "Resume", id="lobby.resume"),
         Binding("n", "new_table", "New table", id="lobby.new"),
-        Binding("a", "alone", "Play alone", id="lobby.alone"),
+        # Short words: with Resume too, the keys and the palette's just fit in 80 columns.
+        Binding("a", "alone", "Solo", tooltip="Play alone against bots", id="lobby.alone"),
         Binding("l", "load", "Load", id="lobby.load"),
-        Binding("w", "watch", "Watch bots", id="lobby.watch"),
+        Binding("w", "watch", "Watch", tooltip="Watch bots play", id="lobby.watch"),
         Binding("b", "leaderboard", "Leaders", tooltip="Leaderboard: the top players by rating", id="lobby.board"),
         Binding("s", "stats", "Statistics", show=False, id="lobby.stats"),
         Binding("r", "refresh", "Refresh", show=False, id="lobby.refresh"),
