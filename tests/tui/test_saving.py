@@ -43,6 +43,18 @@ async def offered(pilot, looks: int = 1) -> TitleScreen:
     return app.screen
 
 
+async def test_saves_read_as_the_title_closes_offer_nothing_and_break_nothing():
+    """The title reads the saves in a thread; a match begun meanwhile takes the title's menu away
+    before the offer comes (seen in CI as a crash of the app)."""
+    app = title_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        title = await offered(pilot)
+        await title.query_one("#title-menu").remove()
+        title.offer(None)
+        await pilot.pause()
+        assert app.is_running and title.looks == 2
+
+
 async def test_quit_mid_match_then_resume_the_same_position_and_undo_history():
     app = quick_app(quick_settings(seed=7))
     async with app.run_test(size=(100, 32)) as pilot:

@@ -71,7 +71,9 @@ class TitleScreen(Screen[None]):
 
         self.latest = loaded
         self.looks += 1
-        menu = self.query_one("#title-menu", OptionList)
+        menu = self.query_one_optional("#title-menu", OptionList)
+        if menu is None:  # the saves were read as the title closed (a match began): nothing to offer on
+            return
         options = [option for option in menu.options if option.id != "resume"]
         changed = loaded is not None or len(options) != menu.option_count
         if loaded is not None:
