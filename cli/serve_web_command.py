@@ -61,7 +61,11 @@ def run(args: argparse.Namespace) -> int:
     from net.web_server import WebFrontDoor
 
     # on_note: what the door turns away, a line a second at most
-    door = WebFrontDoor(data_dir(), limits=limits, spawn=args.spawn, on_note=say)
+    try:
+        door = WebFrontDoor(data_dir(), limits=limits, spawn=args.spawn, on_note=say)
+    except OSError as error:  # its data folder, or the page's files of an installation left incomplete
+        print(f"{NAME}: cannot start: {error}", file=sys.stderr)
+        return 1
     fork_warm_sessions(door.warm, args)
     try:
         return asyncio.run(_serve(door, args.host, args.port, base_url))

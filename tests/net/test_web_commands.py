@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from cli.main import main
+from net import web_server
 from net.tables import TableSeat, create_table, list_tables, process_alive
 from net.web_auth import InviteBook
 from tests.net.ssh_client import TIMEOUT
@@ -58,6 +59,13 @@ def test_a_bad_argument_is_one_line_and_status_2(home, capsys, arguments, words)
     error = capsys.readouterr().err
     assert words in error and error.count("\n") == 1
     assert not (home / "web" / "invites.json").exists()
+
+
+def test_serve_web_without_the_pages_terminal_script_says_so_in_one_line(home, capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(web_server, "TERMINAL_SCRIPT", tmp_path / "textual.js")  # an installation left incomplete
+    assert main(["serve-web", "--port", "0"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("dominoes serve-web: cannot start:") and "textual.js" in error and error.count("\n") == 1
 
 
 def test_web_invite_revoke_says_what_it_ended(home, capsys):
