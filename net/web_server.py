@@ -213,6 +213,7 @@ class WebFrontDoor:
         self._early_script = (PAGE / "static" / "early.js").read_text(encoding="utf-8") if self.prestart else ""
         self._index_policy = PAGE_POLICY
         self._terminal_js = terminal_script()
+        self._terminal_js_tag = '"' + hashlib.sha256(self._terminal_js).hexdigest()[:32] + '"'
         if self._early_script:
             early_hash = base64.b64encode(hashlib.sha256(self._early_script.encode()).digest()).decode()
             self._index_policy = PAGE_POLICY.replace("script-src 'self'", f"script-src 'self' 'sha256-{early_hash}'")
@@ -289,7 +290,8 @@ class WebFrontDoor:
             response.headers["X-Content-Type-Options"] = "nosniff"
             response.headers.setdefault("Referrer-Policy", "no-referrer")
             response.headers["X-Frame-Options"] = "DENY"
-            cache = STATIC_CACHE if request.path.startswith("/static/") and response.status == 200 else "no-store"
+            kept = response.status in (200, 304)  # a 304 renews the copy the browser has: keep it as kept
+            cache = STATIC_CACHE if request.path.startswith("/static/") and kept else "no-store"
             response.headers.setdefault("Cache-Control", cache)
         return response
 
@@ -356,7 +358,11 @@ class WebFrontDoor:
         return response
 
     async def _terminal_script(self, request: web.Request) -> web.Response:
-        return web.Response(body=self._terminal_js, content_type="application/javascript", charset="utf-8")
+        if request.headers.get("If-None-Match") == self._terminal_js_tag:  # the browser has it: as static files answer
+            return web.Response(status=304, headers={"ETag": self._terminal_js_tag})
+        response = web.Response(body=self._terminal_js, content_type="application/javascript", charset="utf-8")
+        response.headers["ETag"] = self._terminal_js_tag
+        return response
 
     def _bad_link(self) -> web.Response:
         return self._notice(403, "This invite link does not work", "It was mistyped or withdrawn: ask for a new one.")

@@ -123,6 +123,9 @@ def test_an_invite_link_sets_a_strict_http_only_cookie_and_goes_on_to_the_lobby_
             # it downloads (its functions nearly all run as the terminal starts).
             assert text == "//# allFunctionsCalledOnLoad\n" + TERMINAL_SCRIPT.read_text(encoding="utf-8")
             assert response.content_type == "application/javascript"
+            async with session.get(own, headers={"If-None-Match": response.headers["ETag"]}) as again:
+                assert again.status == 304 and not await again.read()  # kept by the browser: not sent again
+                assert again.headers["Cache-Control"] == STATIC_CACHE
             assert not re.search(r"(https?:)?//[a-z]", page.replace("location.host", "")), "nothing from elsewhere"
 
             # Behind a proxy that says the browser came over https, the cookie is Secure.
