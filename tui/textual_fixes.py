@@ -94,10 +94,11 @@ def apply() -> None:
     if set(Strip.__slots__) == _STRIP_SLOTS and not hasattr(Strip, "__getattr__"):
         Strip.__init__ = _strip_init  # type: ignore[method-assign]
         Strip.__getattr__ = _strip_cache  # type: ignore[attr-defined]
-    widget_class = type(Widget)
-    if Widget.__dict__.get("_sort_order") == 0 and not {"_sort_order", "__setattr__"} & widget_class.__dict__.keys():
-        widget_class._sort_order = property(_widget_sort_order_value)
-        widget_class.__setattr__ = _widget_class_setattr
+    widget_metaclass = type(Widget)
+    counted_on_the_class = Widget.__dict__.get("_sort_order") == 0
+    if counted_on_the_class and not {"_sort_order", "__setattr__"} & widget_metaclass.__dict__.keys():
+        widget_metaclass._sort_order = property(_widget_sort_order_value)
+        widget_metaclass.__setattr__ = _widget_class_setattr
 
 
 apply()
