@@ -155,8 +155,8 @@ def preload() -> None:
 
 
 def prepare_to_fork() -> Prepared:
-    """Import, collect, make immortal, fill the heap's holes and freeze: what a process does before
-    it forks sessions (see the module's doc)."""
+    """Import, collect, pack the hot code, settle, make immortal, fill the heap's holes and freeze:
+    what a process does before it forks sessions (see the module's doc)."""
     preload()
     gc.collect()
     heap_holes.fill()  # so that the packed code goes to pages of its own
@@ -188,14 +188,14 @@ class Zygote:
     def __init__(self, channel: socket.socket) -> None:
         self.channel = channel
         self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        self.prepared: Prepared | None = None
 
     def prepare(self, prepared: Prepared | None = None) -> None:
         """Ready to serve: prepared here, unless the process it was forked from was (`prepared`)."""
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the keeper's Ctrl+C is for the server, which ends sessions
         signal.set_wakeup_fd(self.wake_write)
         signal.signal(signal.SIGCHLD, lambda number, frame: None)  # a byte on the wake-up pipe is enough
-        self.prepared = prepared or prepare_to_fork()
+        if prepared is None:
+            prepare_to_fork()
 
     def serve(self) -> SessionRequest | None:
         """Fork a session for every request until the door closes its end (None); in a forked
@@ -204,8 +204,7 @@ class Zygote:
         poller.register(self.channel, select.POLLIN)
         poller.register(self.wake_read, select.POLLIN)
         try:
-            immortal = self.prepared.immortalized if self.prepared else Immortalized(0, "not prepared")
-            send(self.channel, {"ready": os.getpid(), "immortal": immortal.objects, "why_not": immortal.why_not})
+            send(self.channel, {"ready": os.getpid()})
             while True:
                 for descriptor, _ in poller.poll():
                     if descriptor == self.wake_read:

@@ -41,7 +41,6 @@ class Zygote:
         theirs.close()
         self.channel.settimeout(TIMEOUT)
         self.reports: list[dict[str, object]] = []  # exit reports that came while waiting for something else
-        self.ready: dict[str, object] = {}  # what it said once ready
 
     def next(self) -> tuple[dict[str, object], list[int]]:
         message, descriptors = receive(self.channel)
@@ -88,8 +87,7 @@ def zygote(tmp_path: Path) -> Iterator[Zygote]:
     started = Zygote(zygote_environment(tmp_path))
     try:
         message, descriptors = started.next()
-        assert message["ready"] == started.process.pid and descriptors == []
-        started.ready = message
+        assert message == {"ready": started.process.pid} and descriptors == []
         yield started
     finally:
         started.close()
