@@ -44,6 +44,15 @@ def piped_dominoes(home: Path, *arguments: str) -> subprocess.Popen[str]:
     )
 
 
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (the children of each of its threads), from /proc."""
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as handle:
+            found += [int(word) for word in handle.read().split()]
+    return found
+
+
 def wait_until(condition: Callable[[], object], what: str, timeout: float = WAIT) -> None:
     """Poll `condition` until it holds; AssertionError naming `what` if it never does."""
     deadline = time.monotonic() + timeout

@@ -29,7 +29,7 @@ from saves import SaveStore
 from tests.net.ssh_client import TIMEOUT, Screen, connect, open_terminal, running_door
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import browser, open_screen, running_web_door, signed_in
-from tests.processes import piped_dominoes, wait_until
+from tests.processes import children, piped_dominoes, wait_until
 from tui.preferences import FILE_NAME, Preferences, save_preferences
 
 
@@ -226,11 +226,6 @@ def test_sessions_are_spawned_while_a_dead_zygote_is_restarted_and_forked_again_
     asyncio.run(asyncio.wait_for(run(), 180))
 
 
-def children_of(pid: int) -> list[int]:
-    with open(f"/proc/{pid}/task/{pid}/children") as listed:
-        return [int(word) for word in listed.read().split()]
-
-
 def memory_of(pid: int) -> dict[str, int]:
     with open(f"/proc/{pid}/smaps_rollup") as rollup:
         return {line.split(":")[0]: int(line.split()[1]) for line in rollup if line.split()[-1] == "kB"}
@@ -244,7 +239,7 @@ def test_serve_ssh_forks_its_zygote_from_its_own_process_sharing_what_both_impor
     try:
         listening = server.stdout.readline()
         port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", listening).group(1))
-        (zygote,) = [pid for pid in children_of(server.pid) if is_zygote(pid)]
+        (zygote,) = [pid for pid in children(server.pid) if is_zygote(pid)]
         with open(f"/proc/{zygote}/comm") as comm:
             assert comm.read().strip() == ZYGOTE_NAME  # what ps and top show
         assert os.listdir(f"/proc/{zygote}/task") == [str(zygote)]
@@ -261,7 +256,7 @@ def test_serve_ssh_forks_its_zygote_from_its_own_process_sharing_what_both_impor
             connection = await connect(door, keys.known, username="alice")  # type: ignore[arg-type]
             channel, screen = await open_terminal(connection)
             await screen.wait_for("signed in as alice")
-            forked = children_of(zygote)
+            forked = children(zygote)
             for session in forked:
                 with open(f"/proc/{session}/comm") as comm:
                     assert comm.read().strip() == os.path.basename(sys.executable)[:15]  # named as a spawned one
@@ -278,7 +273,7 @@ def test_serve_ssh_forks_its_zygote_from_its_own_process_sharing_what_both_impor
         os.kill(zygote, signal.SIGKILL)  # the forked zygote dies: the door starts another, and forks from it
 
         def restarted_zygotes() -> list[int]:
-            return [pid for pid in children_of(server.pid) if pid != zygote and is_zygote(pid)]
+            return [pid for pid in children(server.pid) if pid != zygote and is_zygote(pid)]
 
         wait_until(restarted_zygotes, "another zygote")
         (restarted,) = restarted_zygotes()

@@ -3,33 +3,25 @@ xterm's buffer, keys and clicks as a player gives them."""
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 from playwright.sync_api import Page
 
 from net.session_fork import is_zygote
+from tests.processes import children
 from tests.web.conftest import WebServer, settled_screen, wait_for_screen, wait_until
 
 SEED_WHERE_ANN_OPENS = 5  # Doubles, Ann and a bot: Ann holds the 6-6 and opens the round with it
 TILE = re.compile(r"\[\d\|\d\]")
 
 
-def server_children(server: WebServer) -> list[str]:
+def server_children(server: WebServer) -> list[int]:
     """The server's child processes but its warm session server (its zygote), and that one's:
     the sessions it has started."""
     found = []
     for pid in children(server.process.pid):
         found += children(pid) if is_zygote(pid) else [pid]
-    return found
-
-
-def children(pid: int | str) -> list[str]:
-    found = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as handle:
-            found += handle.read().split()
     return found
 
 
