@@ -50,7 +50,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 WINDOW = {"width": 1000, "height": 640}
 TYPED = {"Sec-Fetch-Site": "none"}  # what a browser says of a link the player opened themselves
-PAGE_FILES = ("/static/textual/css/xterm.css", "/static/page/page.css", "/static/textual/js/textual.js")
+PAGE_FILES = ("/static/terminal/xterm.css", "/static/page/page.css", "/static/terminal/terminal.js")
 PAGE_FILES += ("/static/page/page.js", "/static/textual/fonts/RobotoMono-VariableFont_wght.ttf")
 # Run in every page before its own scripts: the moment its terminal first shows the lobby, looked for
 # at every frame the browser draws (window.dominoesTerminal is xterm's, see page.js).

@@ -1,8 +1,9 @@
 """`dominoes serve-web`: the web front door, where every browser session gets its own lobby.
 
-Built on textual-serve's parts: its page terminal (textual.js, which holds xterm.js and speaks
-textual-serve's browser protocol), its stylesheet and its font, served from the installed package,
-around a page of our own (nothing on it comes from another host). textual-serve's own server runs
+The page is our own and nothing on it comes from another host: its terminal is xterm.js, as
+published (`net/web_page/terminal`, served as one script), made by the page's own script, which
+speaks textual-serve's browser protocol; the font is textual-serve's, from the installed package.
+textual-serve's own server runs
 one Textual app per connection through Textual's web driver on pipes; a player's lobby session is
 a chain of apps and `dominoes join` children in one terminal, and checks that it has one, so here
 each session runs in a pseudo-terminal exactly as an SSH session does (`net.web_session`), forked
@@ -67,8 +68,10 @@ PAGE_POLICY = (
 )
 NOTICE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'"
 CONFIRM_POLICY = NOTICE_POLICY + "; form-action 'self'"
-TERMINAL_SCRIPT = TEXTUAL_STATIC / "js" / "textual.js"
-MAX_TERMINAL_SCRIPT = 8 << 20  # bytes: it is about 0.5 MB
+TERMINAL = PAGE / "terminal"
+TERMINAL_PARTS = ("xterm.js", "addon-fit.js", "addon-canvas.js", "addon-unicode11.js")  # in the order they run
+MAX_TERMINAL_SCRIPT = 4 << 20  # bytes in all: they are about 0.4 MB
+SOURCE_MAP = b"//# sourceMappingURL="  # a part's last line names a map that is not served
 # Chromium's explicit compile hint: compile every function of the script as it downloads, on another
 # thread, rather than each on the page's own as it is first called (most are, as the terminal starts).
 COMPILE_ALL_ON_LOAD = b"//# allFunctionsCalledOnLoad\n"
@@ -126,12 +129,21 @@ def same_origin(request: web.Request, base_url: str = "", required: bool = False
 
 
 def terminal_script() -> bytes:
-    """textual-serve's terminal script, as the page gets it: with the compile hint first."""
-    with TERMINAL_SCRIPT.open("rb") as script:
-        body = script.read(MAX_TERMINAL_SCRIPT + 1)
-    if len(body) > MAX_TERMINAL_SCRIPT:
-        raise OSError(f"{TERMINAL_SCRIPT} is larger than {MAX_TERMINAL_SCRIPT} bytes")
-    return COMPILE_ALL_ON_LOAD + body
+    """The page's terminal (xterm.js and the addons it uses) as one script, the compile hint first:
+    one request, and one script for the browser to compile while the page loads."""
+    parts = [COMPILE_ALL_ON_LOAD]
+    left = MAX_TERMINAL_SCRIPT
+    for name in TERMINAL_PARTS:
+        with (TERMINAL / name).open("rb") as part:
+            body = part.read(left + 1)
+        left -= len(body)
+        if left < 0:
+            raise OSError(f"the terminal's scripts in {TERMINAL} are larger than {MAX_TERMINAL_SCRIPT} bytes")
+        lines = body.rstrip(b"\n").split(b"\n")
+        if lines[-1].startswith(SOURCE_MAP):
+            lines.pop()
+        parts.append(b"\n".join(lines) + b"\n")
+    return b"".join(parts)
 
 
 class GuardedConnection(asyncio.Protocol):
@@ -259,7 +271,8 @@ class WebFrontDoor:
         app.router.add_post("/join/{token}", self._join_confirmed)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/favicon.svg", self._favicon)
-        app.router.add_get("/static/textual/js/textual.js", self._terminal_script)
+        app.router.add_get("/static/terminal/terminal.js", self._terminal_script)
+        app.router.add_static("/static/terminal/", TERMINAL, follow_symlinks=False)
         app.router.add_static("/static/textual/", TEXTUAL_STATIC, follow_symlinks=False)
         app.router.add_static("/static/page/", PAGE / "static", follow_symlinks=False)
         return app

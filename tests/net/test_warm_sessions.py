@@ -373,7 +373,7 @@ def test_a_page_opens_its_socket_at_once_and_its_session_goes_on_at_the_size_its
             # The socket's script is in the page, before the terminal's scripts, and its policy allows
             # that one inline script: by its hash.
             early = (PAGE / "static" / "early.js").read_text(encoding="utf-8")
-            assert page.index(f"<script>{early}</script>") < page.index('<script src="/static/textual/js/textual.js">')
+            assert page.index(f"<script>{early}</script>") < page.index('<script src="/static/terminal/terminal.js">')
             early_hash = base64.b64encode(hashlib.sha256(early.encode()).digest()).decode()
             assert f"script-src 'self' 'sha256-{early_hash}';" in policy and "unsafe-inline'; img" in policy
             await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")

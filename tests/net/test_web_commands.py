@@ -62,10 +62,10 @@ def test_a_bad_argument_is_one_line_and_status_2(home, capsys, arguments, words)
 
 
 def test_serve_web_without_the_pages_terminal_script_says_so_in_one_line(home, capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(web_server, "TERMINAL_SCRIPT", tmp_path / "textual.js")  # an installation left incomplete
+    monkeypatch.setattr(web_server, "TERMINAL", tmp_path)  # an installation left incomplete: no xterm.js
     assert main(["serve-web", "--port", "0"]) == 1
     error = capsys.readouterr().err
-    assert error.startswith("dominoes serve-web: cannot start:") and "textual.js" in error and error.count("\n") == 1
+    assert error.startswith("dominoes serve-web: cannot start:") and "xterm.js" in error and error.count("\n") == 1
 
 
 def test_web_invite_revoke_says_what_it_ended(home, capsys):

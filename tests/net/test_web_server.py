@@ -4,6 +4,7 @@ against the real server, whose sessions run the real lobby in a pseudo-terminal 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import re
@@ -15,7 +16,7 @@ from yarl import URL
 
 from net.limits import ServerLimits
 from net.web_auth import InviteBook
-from net.web_server import COOKIE, STATIC_CACHE, TERMINAL_SCRIPT
+from net.web_server import COOKIE, STATIC_CACHE, TERMINAL, TERMINAL_PARTS
 from tests.net.ssh_client import TIMEOUT
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import TYPED, browser, invite, open_screen, running_web_door, signed_in
@@ -45,7 +46,8 @@ def test_without_a_session_every_page_asset_and_the_socket_answer_401_and_start_
     async def go() -> None:
         async with running_web_door(home) as door, browser(door) as session:
             before = my_children()
-            for path in ("/", "/static/textual/js/textual.js", "/static/page/page.js", "/anything", "/ws"):
+            assets = ("/static/terminal/terminal.js", "/static/terminal/xterm.css", "/static/page/page.js")
+            for path in ("/", *assets, "/anything", "/ws"):
                 async with session.get(path) as response:
                     assert response.status == 401, path
                     assert "by invitation" in await response.text()
@@ -112,16 +114,27 @@ def test_an_invite_link_sets_a_strict_http_only_cookie_and_goes_on_to_the_lobby_
                 assert "default-src 'self'" in response.headers["Content-Security-Policy"]
             assert "<title>Dominoes · Ann</title>" in page
             assert 'rel="icon"' in page and "Connecting…" in page
-            for own in ("/static/page/page.js", "/static/page/page.css", "/static/textual/js/textual.js"):
+            for own in ("/static/page/page.js", "/static/page/page.css", "/static/terminal/xterm.css"):
+                async with session.get(own) as response:
+                    assert response.status == 200, own
+                    assert response.headers["Cache-Control"] == STATIC_CACHE, own
+                    if own.startswith("/static/page/"):
+                        page += await response.text()
+            for own in ("/static/terminal/terminal.js",):
                 async with session.get(own) as response:
                     assert response.status == 200, own
                     assert response.headers["Cache-Control"] == STATIC_CACHE, own
                     text = await response.text()
-                if own.startswith("/static/page/"):
-                    page += text
-            # The terminal's script as textual-serve has it, with Chromium's hint to compile it all as
-            # it downloads (its functions nearly all run as the terminal starts).
-            assert text == "//# allFunctionsCalledOnLoad\n" + TERMINAL_SCRIPT.read_text(encoding="utf-8")
+            # The terminal's scripts as published, one after the other, with Chromium's hint to compile
+            # it all as it downloads (its functions nearly all run as the terminal starts), and
+            # without the lines naming source maps that are not served.
+            assert text.startswith("//# allFunctionsCalledOnLoad\n")
+            at = 0
+            for part in TERMINAL_PARTS:
+                code = (TERMINAL / part).read_text(encoding="utf-8").split("\n//# sourceMappingURL=")[0]
+                assert len(code) > 1000 and text.index(code, at) >= at, part
+                at = text.index(code, at) + len(code)
+            assert "sourceMappingURL" not in text
             assert response.content_type == "application/javascript"
             async with session.get(own, headers={"If-None-Match": response.headers["ETag"]}) as again:
                 assert again.status == 304 and not await again.read()  # kept by the browser: not sent again
@@ -242,3 +255,15 @@ def test_sessions_are_capped_in_all_and_per_player(home):
             assert sorted(s.player for s in door.active) == ["Ann", "Ben"]
 
     run(go())
+
+
+def test_the_pages_terminal_is_xterm_as_published_every_file_as_its_digest_says():
+    # The terminal's files are copied unchanged from their npm packages (net/web_page/terminal/README.md).
+    listed = {}
+    for line in (TERMINAL / "SHA256SUMS").read_text(encoding="utf-8").splitlines():
+        digest, name = line.split("  ")
+        listed[name] = digest
+    assert set(TERMINAL_PARTS) | {"xterm.css"} == set(listed)
+    for name, digest in listed.items():
+        assert hashlib.sha256((TERMINAL / name).read_bytes()).hexdigest() == digest, name
+    assert "The xterm.js authors" in (TERMINAL / "LICENSE").read_text(encoding="utf-8")  # shipped with its license

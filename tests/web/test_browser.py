@@ -121,9 +121,19 @@ def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, n
     # One socket, opened while the page was still loading (its session had started with the page),
     # and handed to the terminal once its scripts had run.
     assert page.evaluate("window.socketsOpened") == ["loading"]
-    # The terminal draws on 2D canvases; the WebGL renderer textual.js also loads is never started.
+    # The terminal draws on 2D canvases (xterm's canvas renderer), never asking for WebGL.
     contexts = page.evaluate("window.contextsAsked")
     assert "2d" in contexts and not any(kind.startswith(("webgl", "experimental-webgl")) for kind in contexts)
+    # The session's first output is parsed as it comes, not in a later task (so the first frame the
+    # browser draws has the lobby): a message is on the terminal's screen before the handler returns.
+    parsed_at_once = page.evaluate(
+        """() => {
+          const bytes = new TextEncoder().encode("\\x1b[1;1HParsed at once");
+          window.dominoesSocket.dispatchEvent(new MessageEvent("message", { data: bytes.buffer }));
+          return window.dominoesTerminal.buffer.active.getLine(0).translateToString(true);
+        }"""
+    )
+    assert parsed_at_once.startswith("Parsed at once")
     assert page.title() == "Dominoes · Ann"
     assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.svg"
     assert page.context.cookies()[0]["httpOnly"]
@@ -217,7 +227,7 @@ def test_a_long_paste_goes_in_pieces_under_the_message_cap_and_the_session_goes_
     sign_in(page, server, "Ann")
     page.evaluate(
         """() => {
-          const native = Object.getPrototypeOf(window.WebSocket.prototype);
+          const native = window.WebSocket.prototype;
           const send = native.send;
           window.sentSizes = [];
           native.send = function (data) { window.sentSizes.push(new Blob([data]).size); return send.call(this, data); };

@@ -1,7 +1,7 @@
 // The page of a warm server, whose session started as the page was served: open the terminal's
 // socket at once, while the page's scripts still load, rather than once they have run. The server
 // puts this script in the page itself (allowed by its hash), so it runs as the page arrives. What
-// comes before the terminal listens is kept here, in order; page.js hands the terminal this socket.
+// comes before the terminal listens is kept here, in order; page.js joins the terminal to this socket.
 "use strict";
 
 (() => {

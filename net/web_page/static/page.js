@@ -1,67 +1,100 @@
-// The page around textual-serve's terminal (textual.js): where its socket is, the connecting and
-// closed notices, keyboard focus, and a handle on the terminal (window.dominoesTerminal) for
-// reading its screen. textual.js sets window.onload to start; this script runs after it.
+// The page's terminal: xterm.js (served before this script as /static/terminal/terminal.js) joined
+// to the session's socket, which speaks textual-serve's protocol: keys and sizes go as JSON text,
+// ["stdin", TEXT] and ["resize", {width, height}]; the session's output comes as binary messages.
+// Also the connecting and closed notices, keyboard focus, and a handle on the terminal
+// (window.dominoesTerminal) for reading its screen.
 "use strict";
 
-(() => {
+(async () => {
+  const FONT = "'Roboto Mono', Monaco, 'Courier New', monospace";
+  const FIRST_OUTPUT = 64 * 1024; // bytes of the session's first output parsed as they come
+  const PIECE = 4096; // UTF-16 units of pasted text in one message: at most 24 KiB once encoded
+
   const element = document.getElementById("terminal");
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  element.dataset.sessionWebsocketUrl = `${scheme}//${location.host}/ws`;
 
-  // Why a socket closed, for the notice: the server gives a reason when it ends a session. And
-  // keys in pieces: the server takes messages of at most 64 KiB, and a long paste is one
-  // ["stdin", text] from the terminal; it goes as several, each well under the cap.
-  const NativeWebSocket = window.WebSocket;
-  const PIECE = 4096; // UTF-16 units of pasted text in one message: at most 24 KiB once encoded
-  window.WebSocket = class extends NativeWebSocket {
-    constructor(...args) {
-      const early = window.dominoesEarlySocket;
-      if (early) {
-        // The socket early.js opened: the terminal has it, at the size it asked for.
-        window.dominoesEarlySocket = null;
-        adopt(early.socket, args[0]);
-        queueMicrotask(() => early.release()); // once the terminal has added its listeners, in this task
-        return early.socket;
-      }
-      super(...args);
-      adopt(this, null);
-    }
-  };
-
-  function adopt(socket, address) {
-    window.dominoesSocket = socket;
-    socket.addEventListener("close", (event) => showClosed(event));
-    socket.send = (data) => sendInPieces(socket, data);
-    const size = address && new URL(address, location.href).searchParams;
-    if (size && size.has("width")) {
-      const resize = JSON.stringify(["resize", { width: Number(size.get("width")), height: Number(size.get("height")) }]);
-      if (socket.readyState === NativeWebSocket.OPEN) setTimeout(() => socket.send(resize), 0);
-      else socket.addEventListener("open", () => socket.send(resize), { once: true });
-    }
+  // Measure the terminal's cells in its own font, not a fallback: wait for the font first.
+  try {
+    await document.fonts.load("16px 'Roboto Mono'");
+  } catch {
+    // the fallback font will do
   }
 
-  function sendInPieces(socket, data) {
-    const send = (message) => NativeWebSocket.prototype.send.call(socket, message);
-    if (typeof data !== "string" || data.length <= PIECE || !data.startsWith('["stdin",')) {
-      send(data);
-      return;
-    }
-    let text;
-    try {
-      text = JSON.parse(data)[1];
-    } catch {
-      send(data);
-      return;
-    }
+  const terminal = new Terminal({
+    fontSize: Number(element.dataset.fontSize) || 16,
+    fontFamily: FONT,
+    scrollback: 0,
+    allowProposedApi: true, // for `unicode`: widths of Unicode 11, as the session's own measure
+  });
+  const fit = new FitAddon.FitAddon();
+  terminal.loadAddon(fit);
+  terminal.loadAddon(new CanvasAddon.CanvasAddon()); // draws box lines itself: they join whatever the font
+  terminal.loadAddon(new Unicode11Addon.Unicode11Addon());
+  terminal.unicode.activeVersion = "11";
+  terminal.open(element);
+  fit.fit();
+  window.dominoesTerminal = terminal;
+
+  // The socket early.js opened as the page arrived (on a warm server), or one of our own now.
+  const early = window.dominoesEarlySocket;
+  window.dominoesEarlySocket = null;
+  const socket = early
+    ? early.socket
+    : new WebSocket(`${scheme}//${location.host}/ws?width=${terminal.cols}&height=${terminal.rows}`);
+  socket.binaryType = "arraybuffer";
+  window.dominoesSocket = socket;
+
+  function send(message) {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+  const sendSize = () => send(["resize", { width: terminal.cols, height: terminal.rows }]);
+
+  // Keys in pieces: the server takes messages of at most 64 KiB, and a long paste is one piece of
+  // data from the terminal; it goes as several, each well under the cap.
+  terminal.onData((text) => {
     for (let start = 0; start < text.length; ) {
       let end = Math.min(start + PIECE, text.length);
       const last = text.charCodeAt(end - 1);
       if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1; // keep a surrogate pair whole
-      send(JSON.stringify(["stdin", text.slice(start, end)]));
+      send(["stdin", text.slice(start, end)]);
       start = end;
+    }
+  });
+  terminal.onResize(sendSize);
+  window.addEventListener("resize", () => fit.fit());
+
+  // xterm parses what it is given in a later task, so the browser would first draw the empty
+  // terminal (a whole frame, in software on most machines) and only then read the lobby. The
+  // session's first output is parsed as it comes (the write buffer's own synchronous path, in the
+  // xterm.js this page is served with), and drawn in the first frame.
+  const writeBuffer = terminal._core && terminal._core._writeBuffer;
+  let parsedAtOnce = writeBuffer && typeof writeBuffer.writeSync === "function" ? FIRST_OUTPUT : 0;
+  function write(bytes) {
+    if (parsedAtOnce > 0) {
+      parsedAtOnce -= bytes.length;
+      writeBuffer.writeSync(bytes);
+    } else {
+      terminal.write(bytes);
     }
   }
 
+  socket.addEventListener("open", sendSize);
+  socket.addEventListener("message", (event) => {
+    if (typeof event.data === "string") return; // ["pong", TEXT]: nothing to do
+    const bytes = new Uint8Array(event.data);
+    write(bytes);
+    if (bytes.length > 10 && !document.body.classList.contains("-first-byte")) {
+      document.body.classList.add("-first-byte");
+      if (!document.body.classList.contains("-closed")) terminal.focus(); // keys go to the terminal as soon as it shows something
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    document.body.classList.add("-closed");
+    showClosed(event);
+  });
+  if (early) early.release(); // what came before these listeners, in order (its opening too)
+
+  // Why a socket closed, for the notice: the server gives a reason when it ends a session.
   function showClosed(event) {
     const reason = document.getElementById("closed-reason");
     const advice = document.getElementById("closed-advice");
@@ -77,42 +110,4 @@
   }
 
   document.getElementById("reconnect").addEventListener("click", () => location.reload());
-
-  // textual.js keeps its terminal to itself: catch it as it is made (the first object given a
-  // `terminal` that is an xterm Terminal), then leave Object.prototype as it was.
-  Object.defineProperty(Object.prototype, "terminal", {
-    configurable: true,
-    set(value) {
-      Object.defineProperty(this, "terminal", { value, writable: true, configurable: true, enumerable: true });
-      if (value && value.buffer && typeof value.focus === "function") {
-        delete Object.prototype.terminal;
-        window.dominoesTerminal = value;
-        // textual.js loads two renderers, WebGL then canvas, and the last loaded draws: starting the
-        // WebGL one (a GL context, in software on a machine without a GPU) only slowed the start.
-        const loadAddon = value.loadAddon.bind(value);
-        value.loadAddon = (addon) => {
-          if (addon && addon.onContextLoss !== undefined) return; // only the WebGL renderer has this event
-          loadAddon(addon);
-        };
-      }
-    },
-  });
-
-  // Keys go to the terminal as soon as it shows something.
-  new MutationObserver(() => {
-    if (document.body.classList.contains("-first-byte") && !document.body.classList.contains("-closed")) {
-      window.dominoesTerminal?.focus();
-    }
-  }).observe(document.body, { attributes: true, attributeFilter: ["class"] });
-
-  // Measure the terminal's cells in its own font, not a fallback: wait for the font before starting.
-  const start = window.onload;
-  window.onload = async (event) => {
-    try {
-      await document.fonts.load("16px 'Roboto Mono'");
-    } catch {
-      // the fallback font will do
-    }
-    start(event);
-  };
 })();
