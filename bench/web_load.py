@@ -52,16 +52,19 @@ WINDOW = {"width": 1000, "height": 640}
 TYPED = {"Sec-Fetch-Site": "none"}  # what a browser says of a link the player opened themselves
 PAGE_FILES = ("/static/terminal/xterm.css", "/static/page/page.css", "/static/terminal/terminal.js")
 PAGE_FILES += ("/static/page/page.js", "/static/textual/fonts/RobotoMono-VariableFont_wght.ttf")
-# Run in every page before its own scripts: the moment its terminal first shows the lobby, looked for
-# at every frame the browser draws (window.dominoesTerminal is xterm's, see page.js).
+# Run in every page before its own scripts: the moment its terminal first shows the lobby at the
+# terminal's size, looked for at every frame the browser draws (window.dominoesTerminal is xterm's,
+# see page.js). At its size: the session paints every cell, so the last cell has the lobby's
+# background; a lobby drawn at another size, before the session heard the window's, leaves it bare.
 WATCH_FOR_LOBBY = """(() => {
   function look() {
     const terminal = window.dominoesTerminal;
     if (terminal) {
       const buffer = terminal.buffer.active;
-      for (let row = 0; row < terminal.rows; row++) {
-        const line = buffer.getLine(buffer.viewportY + row);
-        if (line && line.translateToString(true).includes("Dominoes lobby")) {
+      const line = (row) => buffer.getLine(buffer.viewportY + row);
+      const corner = line(terminal.rows - 1)?.getCell(terminal.cols - 1);
+      for (let row = 0; row < terminal.rows && corner && !corner.isBgDefault(); row++) {
+        if (line(row)?.translateToString(true).includes("Dominoes lobby")) {
           window.lobbyDrawnAt = Date.now();
           return;
         }
