@@ -44,7 +44,7 @@ from aiohttp import web
 from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
-from net.pty_session import DEFAULT_SIZE, PtyProcess
+from net.pty_session import PtyProcess
 from net.session_fork import WarmSessions
 from net.web_auth import Gatekeeper, Session, SignInsTooFast, digest
 from net.web_session import BrowserSession, size_from_query
@@ -328,15 +328,19 @@ class WebFrontDoor:
     # -- a session started with its page ---------------------------------------------------------
     def _start_with_page(self, cookie: str, signed_in: Session | None) -> None:
         """Start the browser's session while its page loads (its scripts take longer than the lobby
-        to start): the page's socket attaches to it. One at a time for a signed-in browser, counted
-        under the caps like any session; ended if no socket comes within PRESTART_WAIT. (Not from
-        the invite link's answer: a chat's link preview fetches that, and would hold a session.)"""
+        to start), at the size its window had last: the page's socket attaches to it. One at a time
+        for a signed-in browser, counted under the caps like any session; ended if no socket comes
+        within PRESTART_WAIT. (Not from the invite link's answer: a chat's link preview fetches
+        that, and would hold a session.) Not for a browser whose window's size is not known yet: a
+        session started at another size drew its first screen twice, the second after the page
+        said its size, later than a session started then (early.js says it once the font is in)."""
         key = digest(cookie)
-        if not self.prestart or signed_in is None or key in self._prestarted:
+        size = self._sizes.get(key)
+        if not self.prestart or signed_in is None or size is None or key in self._prestarted:
             return
         session = BrowserSession(self, signed_in.player, signed_in.began, None)
         loop = asyncio.get_running_loop()
-        task = loop.create_task(session.prepare(self._sizes.get(key, DEFAULT_SIZE)))
+        task = loop.create_task(session.prepare(size))
         self._prestarted[key] = (session, task, loop.call_later(PRESTART_WAIT, self._unclaimed, key))
 
     def _unclaimed(self, key: str) -> None:
@@ -467,10 +471,12 @@ class WebFrontDoor:
         if connection is not None:
             self.signed.left(connection)  # a session now: counted under the sessions' caps
         key = digest(request.cookies.get(COOKIE, ""))
-        # A page that opens its socket before its terminal is drawn (early.js) gives no size: its
-        # session goes on at the size it started at, and the page sends its own once it knows it.
-        size = size_from_query(request.query) or self._sizes.get(key, DEFAULT_SIZE)
-        self._remember_size(key, size)
+        # A page that opens its socket before its terminal is drawn (early.js) gives no size: a
+        # session started with the page goes on at the size it started at, and any other starts
+        # once the page says its size (early.js measures it as soon as the font is in).
+        size = size_from_query(request.query) or self._sizes.get(key)
+        if size is not None:
+            self._remember_size(key, size)
         browser = await self._claim(key, websocket) or BrowserSession(self, session.player, session.began, websocket)
         task = asyncio.current_task()
         if task is not None:

@@ -32,6 +32,7 @@ from saves.os_errors import os_error_text
 MAX_MESSAGE = 64 * 1024  # bytes in one message from a browser (page.js splits a paste well below this)
 OUTPUT_LIMIT = 1024 * 1024  # stop reading the pty while this much output waits for the browser
 MAX_PING = 64
+FIRST_SIZE_WAIT = 3.0  # seconds a page that opened its socket before it knew its size has to send it
 MESSAGE_RATE, MESSAGE_BURST = 200.0, 400.0  # messages a second from one browser (keys, sizes, pings)
 PING_RATE, PING_BURST = 2.0, 10.0  # pings answered a second (textual.js sends one now and then)
 
@@ -41,6 +42,17 @@ def clamped(columns: Any, rows: Any) -> tuple[int, int] | None:
     if type(columns) is not int or type(rows) is not int or columns < 1 or rows < 1:
         return None
     return clamped_size(columns, rows)[:2]
+
+
+def parsed(text: str) -> tuple[Any, Any] | None:
+    """A browser's message, [KIND, DATA]; None for anything else."""
+    try:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(envelope, list) or len(envelope) != 2:
+        return None
+    return envelope[0], envelope[1]
 
 
 def size_from_query(query: Any) -> tuple[int, int] | None:
@@ -108,9 +120,15 @@ class BrowserSession:
             await self.child.hang_up()
         self.door.release_session(self)
 
-    async def run(self, size: tuple[int, int]) -> None:
+    async def run(self, size: tuple[int, int] | None) -> None:
+        """The session, for as long as its socket and its child last. A `size` of None: the page
+        opened its socket before it knew its window's size (early.js), and sends it first."""
         assert self.websocket is not None
-        self.size = size
+        if size is None and self.child is None:
+            size = await self._size_from_page()
+            if size is None:
+                return  # the page went before it said
+        self.size = size or self.size
         if not self.prepared:
             refused = self.door.take_session(self)
             if refused is not None:
@@ -119,7 +137,7 @@ class BrowserSession:
         writer = asyncio.get_running_loop().create_task(self._send_output())
         try:
             if self.child is not None:  # prepared: the lobby is drawn already, at the size it was given
-                self.child.resize(*size)
+                self.child.resize(*self.size)
                 self._output_ready.set()
             else:
                 try:
@@ -159,6 +177,32 @@ class BrowserSession:
         task.add_done_callback(self._tasks.discard)
 
     # -- browser -> pty --------------------------------------------------------------------------
+    async def _size_from_page(self) -> tuple[int, int] | None:
+        """The window's size, from the page's first ["resize", ...] (the session then starts at it,
+        where one started at another size drew its first screen twice); DEFAULT_SIZE if none comes
+        within FIRST_SIZE_WAIT. What else comes first is dropped: there is nothing to take it yet.
+        None if the socket closes first."""
+        assert self.websocket is not None
+        deadline = asyncio.get_running_loop().time() + FIRST_SIZE_WAIT
+        while not self.websocket.closed:
+            wait = self._pace.spend()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await self.websocket.receive(timeout=max(left, 0.001))
+            except TimeoutError:
+                return DEFAULT_SIZE
+            if message.type == WSMsgType.TEXT:
+                envelope = parsed(message.data)
+                if envelope is not None and envelope[0] == "resize" and isinstance(envelope[1], dict):
+                    size = clamped(envelope[1].get("width"), envelope[1].get("height"))
+                    if size is not None:
+                        return size
+            elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                return None
+        return None
+
     async def _read_input(self) -> None:
         while not self.websocket.closed:
             await self._may_read.wait()
@@ -172,11 +216,8 @@ class BrowserSession:
                 return
 
     def _handle(self, text: str) -> None:
-        try:
-            envelope = json.loads(text)
-        except (ValueError, RecursionError):
-            return
-        if not isinstance(envelope, list) or len(envelope) != 2 or self.child is None:
+        envelope = parsed(text)
+        if envelope is None or self.child is None:
             return
         kind, data = envelope
         if kind == "stdin" and isinstance(data, str):

@@ -17,8 +17,11 @@ import sys
 import time
 import types
 from pathlib import Path
+from typing import Any
 
-from net import session_priority, web_server
+import aiohttp
+
+from net import session_priority, web_server, web_session
 from net.control_channel import ZYGOTE_NAME
 from net.limits import ServerLimits
 from net.player_sessions import player_home
@@ -333,17 +336,28 @@ def test_a_browser_session_is_forked_too_and_hung_up_when_its_socket_goes(home: 
     asyncio.run(asyncio.wait_for(run(), 120))
 
 
+async def window_known(client: aiohttp.ClientSession, door: Any, size: tuple[int, int]) -> None:
+    """A session of the browser's at `size`, ended: the door knows its window's size from then on."""
+    screen = await open_screen(client, size)
+    await screen.wait_for("signed in as")
+    await screen.keys("q")
+    await screen.wait_closed()
+    await until(lambda: not door.active, "the session released")
+
+
 def test_a_browser_session_starts_with_its_page_and_its_socket_takes_it_over(home: Path):
     async def run() -> None:
         limits = ServerLimits(max_player_sessions=1)
         async with running_web_door(home, limits=limits) as door, browser(door) as client, browser(door) as other:
             await signed_in(client, door, "Ann")
             assert not door.active  # the invite link's answer starts nothing (a chat's preview fetches it)
+            await window_known(client, door, (90, 28))
             async with client.get("/") as response:
                 assert response.status == 200
             await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
             (started,) = door.active
             assert started.websocket is None and parent_of(started.child.process.pid) == door.warm.zygote.process.pid
+            assert window_size(started.child.master) == (90, 28)  # at the size the browser's window had last
             async with client.get("/") as response:  # loaded again before its socket came: still the one session
                 assert response.status == 200
 
@@ -364,9 +378,17 @@ def test_a_browser_session_starts_with_its_page_and_its_socket_takes_it_over(hom
     asyncio.run(asyncio.wait_for(run(), 120))
 
 
-def test_a_page_opens_its_socket_at_once_and_its_session_goes_on_at_the_size_its_window_had_last(home: Path):
+def test_a_page_opens_its_socket_at_once_and_its_session_starts_at_the_size_the_page_says(home: Path):
     async def run() -> None:
         async with running_web_door(home) as door, browser(door) as client:
+            launched: list[tuple[int, int, int, int]] = []
+            launch = door.launch
+
+            def record(argv: Any, environment: Any, size: tuple[int, int, int, int]) -> Any:
+                launched.append(size)
+                return launch(argv, environment, size)
+
+            door.launch = record
             await signed_in(client, door, "Ann")
             async with client.get("/") as response:
                 page, policy = await response.text(), response.headers["Content-Security-Policy"]
@@ -376,25 +398,42 @@ def test_a_page_opens_its_socket_at_once_and_its_session_goes_on_at_the_size_its
             assert page.index(f"<script>{early}</script>") < page.index('<script src="/static/terminal/terminal.js">')
             early_hash = base64.b64encode(hashlib.sha256(early.encode()).digest()).decode()
             assert f"script-src 'self' 'sha256-{early_hash}';" in policy and "unsafe-inline'; img" in policy
-            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
-            (started,) = door.active
+            # A browser whose window's size the door does not know yet: its session waits for the page
+            # to say it (early.js, once the font is in), and starts at it: its lobby is drawn once.
             screen = await open_screen(client, None)  # opened as the page loads: no window size yet
+            await screen.send("stdin", "q")  # nothing to take it yet: dropped
+            await screen.send("resize", {"width": 100, "height": 30})
             await screen.wait_for("signed in as Ann")
-            assert door.active == {started} and window_size(started.child.master) == (80, 24)
-            await screen.send("resize", {"width": 100, "height": 30})  # the page's, once its terminal is drawn
-            await until(lambda: window_size(started.child.master) == (100, 30), "the window's size")
+            (started,) = door.active
+            assert launched == [(100, 30, 0, 0)] and window_size(started.child.master) == (100, 30)
             await screen.keys("q")
             await screen.wait_closed()
             await until(lambda: not door.active, "the session released")
 
-            async with client.get("/") as response:  # the next page's session starts at that size
+            async with client.get("/") as response:  # the next page's session starts with it, at that size
                 assert response.status == 200
             await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
             (again,) = door.active
-            assert window_size(again.child.master) == (100, 30)
+            assert launched[1:] == [(100, 30, 0, 0)] and window_size(again.child.master) == (100, 30)
             screen = await open_screen(client, None)
             await screen.wait_for("signed in as Ann")
             assert door.active == {again} and window_size(again.child.master) == (100, 30)
+            await screen.send("resize", {"width": 90, "height": 28})  # the window changed since: it follows
+            await until(lambda: window_size(again.child.master) == (90, 28), "the window's new size")
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
+def test_a_page_that_never_says_its_size_gets_its_session_at_80x24_soon_after(home: Path, monkeypatch):
+    monkeypatch.setattr(web_session, "FIRST_SIZE_WAIT", 0.5)
+
+    async def run() -> None:
+        async with running_web_door(home) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            screen = await open_screen(client, None)  # and nothing more: a page without early.js's measure
+            await screen.wait_for("signed in as Ann")
+            (started,) = door.active
+            assert window_size(started.child.master) == (80, 24)
 
     asyncio.run(asyncio.wait_for(run(), 120))
 
@@ -405,6 +444,7 @@ def test_a_session_started_with_a_page_whose_socket_never_comes_is_hung_up_and_u
     async def run() -> None:
         async with running_web_door(home) as door, browser(door) as client:
             await signed_in(client, door, "Ann")
+            await window_known(client, door, (80, 24))
             async with client.get("/") as response:
                 assert response.status == 200
             await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
