@@ -9,6 +9,7 @@ import json
 import os
 import re
 import stat
+import struct
 
 import aiohttp
 import pytest
@@ -16,7 +17,7 @@ from yarl import URL
 
 from net.limits import ServerLimits
 from net.web_auth import InviteBook
-from net.web_server import COOKIE, STATIC_CACHE, TERMINAL, TERMINAL_PARTS
+from net.web_server import COOKIE, PAGE, STATIC_CACHE, TERMINAL, TERMINAL_PARTS, TEXTUAL_STATIC
 from tests.net.ssh_client import TIMEOUT
 from tests.net.test_ssh_server import window_size
 from tests.net.web_client import TYPED, browser, invite, open_screen, running_web_door, signed_in
@@ -265,3 +266,24 @@ def test_the_pages_terminal_is_xterm_as_published_every_file_as_its_digest_says(
     for name, digest in listed.items():
         assert hashlib.sha256((TERMINAL / name).read_bytes()).hexdigest() == digest, name
     assert "The xterm.js authors" in (TERMINAL / "LICENSE").read_text(encoding="utf-8")  # shipped with its license
+
+
+def test_the_font_metrics_the_page_works_its_size_out_from_are_the_fonts_own():
+    # early.js works the window out in the terminal's cells before the font is in, from the font's
+    # units to the em, advance, ascent and descent: they must be the served font's (its head, hhea
+    # and hmtx tables; every glyph of a monospaced font has the one advance).
+    font = (TEXTUAL_STATIC / "fonts" / "RobotoMono-VariableFont_wght.ttf").read_bytes()
+    count = struct.unpack(">H", font[4:6])[0]
+    tables = {}
+    for entry in range(count):
+        tag, _, offset, _ = struct.unpack(">4sIII", font[12 + 16 * entry : 28 + 16 * entry])
+        tables[tag.decode()] = offset
+    units = struct.unpack(">H", font[tables["head"] + 18 : tables["head"] + 20])[0]
+    ascent, descent = struct.unpack(">hh", font[tables["hhea"] + 4 : tables["hhea"] + 8])
+    advances = struct.unpack(">H", font[tables["hhea"] + 34 : tables["hhea"] + 36])[0]
+    advance = struct.unpack(">H", font[tables["hmtx"] : tables["hmtx"] + 2])[0]
+    early = (PAGE / "static" / "early.js").read_text(encoding="utf-8")
+    assert advances == 1  # one advance for every glyph
+    assert f"const em = 16 / {units};" in early
+    assert f"Math.floor({advance} * em * ratio)" in early
+    assert f"Math.round({ascent} * em) + Math.round({-descent} * em)" in early

@@ -1,12 +1,31 @@
-// The page of a warm server, whose session started as the page was served: open the terminal's
-// socket at once, while the page's scripts still load, rather than once they have run. The server
+// The page of a warm server: open the terminal's socket at once, while the page's scripts still
+// load, rather than once they have run (its session starts then, unless it started as the page was
+// served, at the size the browser's window had last). The server
 // puts this script in the page itself (allowed by its hash), so it runs as the page arrives. What
 // comes before the terminal listens is kept here, in order; page.js joins the terminal to this socket.
 "use strict";
 
 (() => {
+  // The session starts at the size the socket's address gives: the window in the terminal's cells
+  // (page.js: xterm's canvas renderer and fit addon, 16px Roboto Mono, the whole window). The font
+  // is not in yet, so its cell is worked out from the font's own metrics (2048 units to the em,
+  // every advance 1229, ascent 2146, descent 555: a test checks them against the font) as Chromium
+  // measures them, whole pixels up and down, and xterm rounds them to device pixels.
+  const ratio = window.devicePixelRatio || 1;
+  const em = 16 / 2048;
+  const cell = {
+    width: Math.floor(1229 * em * ratio) / ratio,
+    height: Math.ceil((Math.round(2146 * em) + Math.round(555 * em)) * ratio) / ratio,
+  };
+  const inCells = (cellSize) => ({
+    width: Math.max(2, Math.floor(window.innerWidth / cellSize.width)),
+    height: Math.max(1, Math.floor(window.innerHeight / cellSize.height)),
+  });
+  const predicted = inCells(cell);
+
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}/ws`);
+  const address = `${scheme}//${location.host}/ws?width=${predicted.width}&height=${predicted.height}`;
+  const socket = new WebSocket(address);
   socket.binaryType = "arraybuffer";
   const kept = [];
   let opened = false;
@@ -39,11 +58,10 @@
     return new Event(event.type);
   }
 
-  // The session began at the size this browser's window had last, or 80x24 for a new one, and the
-  // terminal tells it its size only once its scripts have run: by then the session had drawn the
-  // lobby at the old size, and drew it again. So the window is measured in the terminal's cells
-  // here, as soon as the font is in, the way the terminal will (page.js: xterm's canvas renderer,
-  // 16px Roboto Mono, the fit addon over the whole window), and sent once the socket is open.
+  // Another browser may measure the font otherwise: once the font is in, the window is measured in
+  // it as the terminal will, and a size that differs is sent as soon as the socket is open (rather
+  // than once the terminal's scripts have run, by when the session has drawn its lobby at the
+  // size predicted, and would draw it again).
   function sendSize() {
     if (opened && size && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(["resize", size]));
@@ -56,14 +74,16 @@
       context.font = "16px 'Roboto Mono', Monaco, 'Courier New', monospace";
       const letter = context.measureText("W");
       const ratio = window.devicePixelRatio || 1;
-      const cellWidth = Math.floor(letter.width * ratio) / ratio;
-      const cellHeight = Math.ceil((letter.fontBoundingBoxAscent + letter.fontBoundingBoxDescent) * ratio) / ratio;
-      if (!(cellWidth > 0 && cellHeight > 0)) return;
-      size = {
-        width: Math.max(2, Math.floor(window.innerWidth / cellWidth)),
-        height: Math.max(1, Math.floor(window.innerHeight / cellHeight)),
+      const measured = {
+        width: Math.floor(letter.width * ratio) / ratio,
+        height: Math.ceil((letter.fontBoundingBoxAscent + letter.fontBoundingBoxDescent) * ratio) / ratio,
       };
-      sendSize();
+      if (!(measured.width > 0 && measured.height > 0)) return;
+      const real = inCells(measured);
+      if (real.width !== predicted.width || real.height !== predicted.height) {
+        size = real;
+        sendSize();
+      }
     },
     () => {}, // no font: the terminal tells its size itself
   );
