@@ -48,6 +48,7 @@ from net.pty_session import PtyProcess
 from net.session_fork import WarmSessions
 from net.web_auth import Gatekeeper, Session, SignInsTooFast, digest
 from net.web_session import BrowserSession, size_from_query
+from net.web_window import ACCEPT_CH, size_from_hints
 
 COOKIE = "dominoes_session"
 COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -82,8 +83,9 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def to_the_lobby() -> web.Response:
-    """On to the lobby's page at once (a 303, where a page moving on by itself took a page more to load)."""
-    return web.Response(status=303, headers={"Location": "/"})
+    """On to the lobby's page at once (a 303, where a page moving on by itself took a page more to
+    load), asking for the window's size with it (client hints: `net.web_window`)."""
+    return web.Response(status=303, headers={"Location": "/", "Accept-CH": ACCEPT_CH})
 
 
 def over_https(request: web.Request) -> bool:
@@ -318,22 +320,24 @@ class WebFrontDoor:
         html = self._templates.get_template("index.html").render(
             player=request[SESSION].player, early_script=self._early_script
         )
-        self._start_with_page(request.cookies.get(COOKIE, ""), request[SESSION])
+        self._start_with_page(request.cookies.get(COOKIE, ""), request[SESSION], size_from_hints(request.headers))
         response = web.Response(text=html, content_type="text/html")
         response.headers["Content-Security-Policy"] = self._index_policy
+        response.headers["Accept-CH"] = ACCEPT_CH
         return response
 
     # -- a session started with its page ---------------------------------------------------------
-    def _start_with_page(self, cookie: str, signed_in: Session | None) -> None:
+    def _start_with_page(self, cookie: str, signed_in: Session | None, hinted: tuple[int, int] | None) -> None:
         """Start the browser's session while its page loads (its scripts take longer than the lobby
-        to start), at the size its window had last: the page's socket attaches to it. One at a time
-        for a signed-in browser, counted under the caps like any session; ended if no socket comes
-        within PRESTART_WAIT. (Not from the invite link's answer: a chat's link preview fetches
-        that, and would hold a session.) Not for a browser whose window's size is not known yet: a
-        session started at another size drew its first screen twice, the second after the page
-        said its size, later than a session started then (early.js says it once the font is in)."""
+        to start), at the size its window had last or, for a browser new here, the size its client
+        hints give (`net.web_window`): the page's socket attaches to it. One at a time for a
+        signed-in browser, counted under the caps like any session; ended if no socket comes within
+        PRESTART_WAIT. (Not from the invite link's answer: a chat's link preview fetches that, and
+        would hold a session.) Not for a browser whose window's size is not known: a session
+        started at another size drew its first screen twice, the second once the page said its
+        size, later than a session started then (the page's socket says it as it opens)."""
         key = digest(cookie)
-        size = self._sizes.get(key)
+        size = self._sizes.get(key) or hinted
         if not self.prestart or signed_in is None or size is None or key in self._prestarted:
             return
         session = BrowserSession(self, signed_in.player, signed_in.began, None)

@@ -424,6 +424,23 @@ def test_a_page_opens_its_socket_at_once_and_its_session_starts_at_the_size_the_
     asyncio.run(asyncio.wait_for(run(), 120))
 
 
+def test_a_new_browser_that_gives_its_windows_size_in_hints_has_its_session_started_with_its_page(home: Path):
+    async def run() -> None:
+        async with running_web_door(home) as door, browser(door) as client:
+            await signed_in(client, door, "Ann")
+            window = {"Sec-CH-Viewport-Width": "1000", "Sec-CH-Viewport-Height": "640", "Sec-CH-DPR": "1"}
+            async with client.get("/", headers=window) as response:  # as Chromium asks for the page
+                assert response.headers["Accept-CH"] == "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height, Sec-CH-DPR"
+            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+            (started,) = door.active
+            assert window_size(started.child.master) == (111, 30)  # the terminal's cells in that window
+            screen = await open_screen(client, (111, 30))
+            await screen.wait_for("signed in as Ann")
+            assert door.active == {started}
+
+    asyncio.run(asyncio.wait_for(run(), 120))
+
+
 def test_a_page_that_never_says_its_size_gets_its_session_at_80x24_soon_after(home: Path, monkeypatch):
     monkeypatch.setattr(web_session, "FIRST_SIZE_WAIT", 0.5)
 

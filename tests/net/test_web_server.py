@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
+from net import web_window
 from net.limits import ServerLimits
 from net.web_auth import InviteBook
 from net.web_server import COOKIE, PAGE, STATIC_CACHE, TERMINAL, TERMINAL_PARTS, TEXTUAL_STATIC
@@ -103,6 +104,8 @@ def test_an_invite_link_sets_a_strict_http_only_cookie_and_goes_on_to_the_lobby_
             assert len(token) == 43  # 256 bits, URL-safe base64
             async with session.get(link, headers=TYPED, allow_redirects=False) as response:
                 assert response.status == 303 and response.headers["Location"] == "/"  # on to the lobby at once
+                # asking for the window's size with it (net.web_window)
+                assert response.headers["Accept-CH"] == "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height, Sec-CH-DPR"
                 cookie = response.headers["Set-Cookie"]
                 assert response.headers["Referrer-Policy"] == "no-referrer"
             assert cookie.startswith(f"{COOKIE}=")
@@ -269,9 +272,9 @@ def test_the_pages_terminal_is_xterm_as_published_every_file_as_its_digest_says(
 
 
 def test_the_font_metrics_the_page_works_its_size_out_from_are_the_fonts_own():
-    # early.js works the window out in the terminal's cells before the font is in, from the font's
-    # units to the em, advance, ascent and descent: they must be the served font's (its head, hhea
-    # and hmtx tables; every glyph of a monospaced font has the one advance).
+    # early.js and the server (net.web_window) work the window out in the terminal's cells before
+    # the font is in, from the font's units to the em, advance, ascent and descent: they must be
+    # the served font's (its head, hhea and hmtx tables; a monospaced font has one advance).
     font = (TEXTUAL_STATIC / "fonts" / "RobotoMono-VariableFont_wght.ttf").read_bytes()
     count = struct.unpack(">H", font[4:6])[0]
     tables = {}
@@ -284,6 +287,8 @@ def test_the_font_metrics_the_page_works_its_size_out_from_are_the_fonts_own():
     advance = struct.unpack(">H", font[tables["hmtx"] : tables["hmtx"] + 2])[0]
     early = (PAGE / "static" / "early.js").read_text(encoding="utf-8")
     assert advances == 1  # one advance for every glyph
+    server = (web_window.UNITS_PER_EM, web_window.ADVANCE, web_window.ASCENT, web_window.DESCENT)
+    assert server == (units, advance, ascent, -descent)
     assert f"const em = 16 / {units};" in early
     assert f"Math.floor({advance} * em * ratio)" in early
     assert f"Math.round({ascent} * em) + Math.round({-descent} * em)" in early

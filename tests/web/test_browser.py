@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page
 
 from net.session_fork import is_zygote
+from net.web_window import window_in_cells
 from tests.processes import children
 from tests.web.conftest import WebServer, settled_screen, wait_for_screen, wait_until
 
@@ -136,6 +137,9 @@ def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, n
     # once (the socket's address gave the size; no other was sent before the terminal's own).
     terminal = page.evaluate("({width: window.dominoesTerminal.cols, height: window.dominoesTerminal.rows})")
     assert set(map(str, page.evaluate("window.sizesSent"))) == {str(terminal)}
+    # and the server, from the window's client hints, works it out the same (net.web_window)
+    window = page.evaluate("[window.innerWidth, window.innerHeight, window.devicePixelRatio]")
+    assert window_in_cells(*window) == (terminal["width"], terminal["height"])
     # The terminal draws on 2D canvases (xterm's canvas renderer), never asking for WebGL.
     contexts = page.evaluate("window.contextsAsked")
     assert "2d" in contexts and not any(kind.startswith(("webgl", "experimental-webgl")) for kind in contexts)

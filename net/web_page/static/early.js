@@ -1,6 +1,6 @@
 // The page of a warm server: open the terminal's socket at once, while the page's scripts still
 // load, rather than once they have run (its session starts then, unless it started as the page was
-// served, at the size the browser's window had last). The server
+// served, at a size the server knew: the window's last, or the one its client hints gave). The server
 // puts this script in the page itself (allowed by its hash), so it runs as the page arrives. What
 // comes before the terminal listens is kept here, in order; page.js joins the terminal to this socket.
 "use strict";
