@@ -336,6 +336,13 @@ def test_a_browser_session_is_forked_too_and_hung_up_when_its_socket_goes(home: 
     asyncio.run(asyncio.wait_for(run(), 120))
 
 
+async def started_with_its_page(door: Any) -> Any:
+    """The one session the door started as it served a page, once it has started."""
+    await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
+    (started,) = door.active
+    return started
+
+
 async def window_known(client: aiohttp.ClientSession, door: Any, size: tuple[int, int]) -> None:
     """A session of the browser's at `size`, ended: the door knows its window's size from then on."""
     screen = await open_screen(client, size)
@@ -354,8 +361,7 @@ def test_a_browser_session_starts_with_its_page_and_its_socket_takes_it_over(hom
             await window_known(client, door, (90, 28))
             async with client.get("/") as response:
                 assert response.status == 200
-            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
-            (started,) = door.active
+            started = await started_with_its_page(door)
             assert started.websocket is None and parent_of(started.child.process.pid) == door.warm.zygote.process.pid
             assert window_size(started.child.master) == (90, 28)  # at the size the browser's window had last
             async with client.get("/") as response:  # loaded again before its socket came: still the one session
@@ -412,8 +418,7 @@ def test_a_page_opens_its_socket_at_once_and_its_session_starts_at_the_size_the_
 
             async with client.get("/") as response:  # the next page's session starts with it, at that size
                 assert response.status == 200
-            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
-            (again,) = door.active
+            again = await started_with_its_page(door)
             assert launched[1:] == [(100, 30, 0, 0)] and window_size(again.child.master) == (100, 30)
             screen = await open_screen(client, None)
             await screen.wait_for("signed in as Ann")
@@ -431,8 +436,7 @@ def test_a_new_browser_that_gives_its_windows_size_in_hints_has_its_session_star
             window = {"Sec-CH-Viewport-Width": "1000", "Sec-CH-Viewport-Height": "640", "Sec-CH-DPR": "1"}
             async with client.get("/", headers=window) as response:  # as Chromium asks for the page
                 assert response.headers["Accept-CH"] == "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height, Sec-CH-DPR"
-            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
-            (started,) = door.active
+            started = await started_with_its_page(door)
             assert window_size(started.child.master) == (111, 30)  # the terminal's cells in that window
             screen = await open_screen(client, (111, 30))
             await screen.wait_for("signed in as Ann")
@@ -464,8 +468,7 @@ def test_a_session_started_with_a_page_whose_socket_never_comes_is_hung_up_and_u
             await window_known(client, door, (80, 24))
             async with client.get("/") as response:
                 assert response.status == 200
-            await until(lambda: door.active and next(iter(door.active)).prepared, "a session started")
-            (started,) = door.active
+            started = await started_with_its_page(door)
             process = started.child.process
             await asyncio.wait_for(process.wait(), TIMEOUT)  # no socket came: hung up
             await until(lambda: not door.active, "the session released")
