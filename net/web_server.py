@@ -329,15 +329,15 @@ class WebFrontDoor:
     # -- a session started with its page ---------------------------------------------------------
     def _start_with_page(self, cookie: str, signed_in: Session | None, hinted: tuple[int, int] | None) -> None:
         """Start the browser's session while its page loads (its scripts take longer than the lobby
-        to start), at the size its window had last or, for a browser new here, the size its client
-        hints give (`net.web_window`): the page's socket attaches to it. One at a time for a
+        to start), at its window's size as its client hints give it (`net.web_window`), or else as
+        it was at the browser's last session: the page's socket attaches to it. One at a time for a
         signed-in browser, counted under the caps like any session; ended if no socket comes within
         PRESTART_WAIT. (Not from the invite link's answer: a chat's link preview fetches that, and
         would hold a session.) Not for a browser whose window's size is not known: a session
         started at another size drew its first screen twice, the second once the page said its
         size, later than a session started then (the page's socket says it as it opens)."""
         key = digest(cookie)
-        size = self._sizes.get(key) or hinted
+        size = hinted or self._sizes.get(key)
         if not self.prestart or signed_in is None or size is None or key in self._prestarted:
             return
         session = BrowserSession(self, signed_in.player, signed_in.began, None)

@@ -429,10 +429,11 @@ def test_a_page_opens_its_socket_at_once_and_its_session_starts_at_the_size_the_
     asyncio.run(asyncio.wait_for(run(), 120))
 
 
-def test_a_new_browser_that_gives_its_windows_size_in_hints_has_its_session_started_with_its_page(home: Path):
+def test_a_browser_that_gives_its_windows_size_in_hints_has_its_session_started_with_its_page_at_it(home: Path):
     async def run() -> None:
         async with running_web_door(home) as door, browser(door) as client:
             await signed_in(client, door, "Ann")
+            await window_known(client, door, (90, 28))  # its window then, since made larger
             window = {"Sec-CH-Viewport-Width": "1000", "Sec-CH-Viewport-Height": "640", "Sec-CH-DPR": "1"}
             async with client.get("/", headers=window) as response:  # as Chromium asks for the page
                 assert response.headers["Accept-CH"] == "Sec-CH-Viewport-Width, Sec-CH-Viewport-Height, Sec-CH-DPR"
