@@ -9,7 +9,9 @@ FD is its end of a Unix socket pair (SOCK_SEQPACKET: one JSON message a packet, 
 beside it) and the zygote is a process session of its own, named ZYGOTE_NAME.
 
 Preparing (`prepare_to_fork`): import everything a session needs (Textual, the app and every
-screen, the engine, the games and bots, the lobby's network parts); collect; copy the code a
+screen, the engine, the games and bots, the lobby's network parts); start a lobby headless and end
+it, its CSS kept parsed for every stylesheet (`parse_lobby_css`: a session's lobby then parses
+none, a tenth of its start, and the parsed rules are shared); collect; copy the code a
 session runs next to each other (`cli.hot_code`: CPython writes into code as it runs it, and a
 session then copies a few hundred pages of code instead of a thousand); fill in what CPython
 otherwise writes into an object on its first use (`cli.settled`: strings' hashes, classes' version
@@ -38,6 +40,7 @@ zygote exits; sessions already forked go on, each tied to its pty.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import ctypes
 import fcntl
@@ -51,6 +54,7 @@ import select
 import signal
 import socket
 import sys
+import tempfile
 import termios
 import threading
 from collections.abc import Mapping, Sequence
@@ -62,11 +66,15 @@ from cli import heap_holes, hot_code
 from cli.immortal import Immortalized, immortalize, reachable
 from cli.settled import Settled, settle
 from net.control_channel import ZYGOTE_NAME, close_all, receive, send
+from net.paths import SERVER_HOME_VARIABLE
 from net.session_priority import MOST_NICE, give_way_to_the_door
+from saves.store import HOME_VARIABLE
 
 MAX_ARGUMENTS = 64
 PR_SET_NAME = 15  # prctl's option that names the calling thread (and a process, by its main thread)
 READ_AT_IMPORT = ("PYTHON", "TEXTUAL_", "ESCDELAY")  # variables whose value the imported modules keep
+SCRATCH_HOMES = (HOME_VARIABLE, SERVER_HOME_VARIABLE)  # where the lobby parsed for its CSS keeps its files
+THREAD_WAIT = 5.0  # seconds the lobby parsed for its CSS may take to end a worker's thread
 CLI_ENTRY = str(Path(__file__).resolve().parent.parent / "cli" / "__main__.py")  # sys.argv[0] of `python -m cli`
 
 # What a session may run: the app's packages whole, the network parts the lobby uses (not the
@@ -154,10 +162,46 @@ def preload() -> None:
     cell_len("·▶─é")  # Rich loads its table of character widths on first use
 
 
+def parse_lobby_css() -> int:
+    """Parse the CSS a lobby session parses, kept for every stylesheet (`share_parsed_css`): a
+    lobby, in the default theme, started and ended headless, in a scratch data directory that is
+    then removed. The number of CSS sources kept; 0, and nothing kept, if the lobby would not
+    start (sessions then parse their CSS as they start, as before)."""
+    from tui.lobby_app import LobbyApp
+    from tui.preferences import Preferences
+    from tui.textual_fixes import share_parsed_css
+
+    share_parsed_css()
+
+    async def lobby_once() -> None:
+        app = LobbyApp("warm", preferences=Preferences())
+        async with app.run_test(headless=True, size=(80, 24)) as pilot:
+            await pilot.pause()
+
+    homes = {name: os.environ.get(name) for name in SCRATCH_HOMES}
+    with tempfile.TemporaryDirectory(prefix="dominoes-warm-") as scratch:
+        os.environ.update(dict.fromkeys(SCRATCH_HOMES, scratch))
+        try:
+            asyncio.run(lobby_once())
+        except Exception:  # a lobby that would not start here starts in each session, as before
+            return 0
+        finally:
+            for name, value in homes.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+            for thread in threading.enumerate():  # the lobby's workers have ended: a fork takes no thread along
+                if thread is not threading.main_thread():
+                    thread.join(THREAD_WAIT)
+    return share_parsed_css()
+
+
 def prepare_to_fork() -> Prepared:
-    """Import, collect, pack the hot code, settle, make immortal, fill the heap's holes and freeze:
-    what a process does before it forks sessions (see the module's doc)."""
+    """Import, parse the lobby's CSS, collect, pack the hot code, settle, make immortal, fill the
+    heap's holes and freeze: what a process does before it forks sessions (see the module's doc)."""
     preload()
+    parse_lobby_css()
     gc.collect()
     heap_holes.fill()  # so that the packed code goes to pages of its own
     packed = hot_code.pack(hot_code.hot_names())

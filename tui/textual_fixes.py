@@ -18,6 +18,11 @@ Each is a no-op once the Textual installed no longer has the bug.
   120 widget classes, so attribute lookups on all widgets start over, and a forked session writes
   to every one of those classes' pages, which it would otherwise share with the zygote. Here the
   count is kept beside the class (the class's metaclass reads and sets it there).
+
+And one the warm session server asks for (`share_parsed_css`): every app's stylesheet parses its CSS
+afresh (Textual keeps what it parsed per stylesheet), a tenth of a lobby session's start. Kept for
+all the process's stylesheets instead, the CSS the warm process parsed before it forked is parsed
+already in every session forked from it.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from rich.segment import Segment
 from textual._styles_cache import StylesCache
 from textual.cache import FIFOCache
 from textual.color import Color
+from textual.css.model import RuleSet
+from textual.css.stylesheet import CSSLocation, Stylesheet
 from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
@@ -86,6 +93,40 @@ def _widget_class_setattr(cls: type, name: str, value: object) -> None:
         _widget_sort_order[0] = value  # type: ignore[assignment]
     else:
         type.__setattr__(cls, name, value)
+
+
+MAX_SHARED_CSS = 256  # CSS sources kept parsed for every stylesheet (an app has a few dozen)
+_parsed_css: dict[tuple[object, ...], list[RuleSet]] = {}
+_parse_rules_alone = Stylesheet._parse_rules
+
+
+def _parse_rules_shared(
+    self: Stylesheet,
+    css: str,
+    read_from: CSSLocation,
+    is_default_rules: bool = False,
+    tie_breaker: int = 0,
+    scope: str = "",
+) -> list[RuleSet]:
+    # What CSS parses to depends on the stylesheet's variables (the theme's) too: they are in the key.
+    key = (tuple(sorted(self._variables.items())), css, read_from, is_default_rules, tie_breaker, scope)
+    rules = _parsed_css.get(key)
+    if rules is None:
+        rules = _parse_rules_alone(self, css, read_from, is_default_rules, tie_breaker, scope)
+        if len(_parsed_css) < MAX_SHARED_CSS:
+            _parsed_css[key] = rules
+    return rules
+
+
+def share_parsed_css() -> int:
+    """From now on, CSS one of this process's stylesheets has parsed is parsed for all of them; the
+    number of sources kept so far. Not done by default: apps in one process then share Textual's
+    parsed rules (which nothing changes once parsed), and a test's app would get another's."""
+    if Stylesheet.__dict__.get("_parse_rules") is _parse_rules_alone and isinstance(
+        getattr(Stylesheet(), "_variables", None), dict
+    ):
+        Stylesheet._parse_rules = _parse_rules_shared  # type: ignore[method-assign]
+    return len(_parsed_css)
 
 
 def apply() -> None:

@@ -191,3 +191,68 @@ def test_what_cpython_fills_in_on_first_use_is_filled_in_before_forking():
     assert lines[1] == "True True True 28 []"  # filled in, and the module's globals are as they were
     tagged = 1 if sys.version_info >= (3, 12) else 0  # PyUnstable_Type_AssignVersionTag is from 3.12
     assert lines[2] == f"1 1 {tagged}"
+
+
+def test_css_one_stylesheet_parsed_is_parsed_for_the_next_with_the_same_variables_once_shared():
+    lines = run_python(
+        """
+        from textual.css import stylesheet
+        from tui.textual_fixes import share_parsed_css
+
+        parsed = []
+        parse = stylesheet.parse
+        stylesheet.parse = lambda *arguments, **options: parsed.append(1) or parse(*arguments, **options)
+
+        def rules(variables, css="Label { color: $accent; }"):
+            sheet = stylesheet.Stylesheet(variables=variables)
+            sheet.add_source(css, read_from=("test", "CSS"))
+            sheet.parse()
+            return sheet.rules
+
+        theme, other = {"accent": "red"}, {"accent": "blue"}
+        rules(theme), rules(theme)
+        print("alone", len(parsed))  # Textual's own way: each stylesheet parses
+        share_parsed_css()
+        parsed.clear()
+        first, second = rules(theme), rules(theme)
+        print("shared", len(parsed), first[0] is second[0])
+        rules(other)  # other variables: parsed anew, with them
+        print("other", len(parsed), str(rules(other)[0].styles.color))
+        """
+    )
+    assert lines[:3] == ["alone 2", "shared 1 True", "other 2 Color(0, 0, 255)"]
+
+
+def test_the_warm_process_parses_a_lobbys_css_and_leaves_nothing_behind(tmp_path):
+    lines = run_python(
+        """
+        import os, sys, threading
+        from pathlib import Path
+        from textual.css import stylesheet
+
+        home = Path(sys.argv[1])
+        os.environ["DOMINOES_HOME"] = str(home)
+        from cli.zygote import parse_lobby_css, preload
+        preload()
+        print("kept", parse_lobby_css() > 10)
+        print("threads", threading.active_count(), "home", os.environ["DOMINOES_HOME"] == str(home))
+        print("server home", os.environ.get("DOMINOES_SERVER_HOME"), "files", sorted(os.listdir(home)))
+
+        # A lobby started now, as in a session forked from this process, parses no CSS of its own.
+        import asyncio
+        from tui.lobby_app import LobbyApp
+        from tui.preferences import Preferences
+        parsed = []
+        parse = stylesheet.parse
+        stylesheet.parse = lambda *arguments, **options: parsed.append(1) or parse(*arguments, **options)
+
+        async def lobby():
+            async with LobbyApp("Ann", preferences=Preferences()).run_test(headless=True) as pilot:
+                await pilot.pause()
+
+        asyncio.run(lobby())
+        print("parsed", len(parsed))
+        """,
+        str(tmp_path),
+    )
+    assert lines[:4] == ["kept True", "threads 1 home True", "server home None files []", "parsed 0"]
