@@ -176,7 +176,12 @@ def test_a_session_killed_mid_save_leaves_its_match_whole(home, keys):
                 pid = session.child.process.pid
                 assert parent_of(pid) == door.warm.zygote.process.pid
                 for _ in range(chooser.randrange(20, 60)):  # play on: every event is saved
-                    channel.write(chooser.choice([b"\r", b"\r", b"d", b"p", b"\x1b[C"]))
+                    try:
+                        channel.write(chooser.choice([b"\r", b"\r", b"d", b"p", b"\x1b[C"]))
+                    except BrokenPipeError:  # the session ended by itself: say what it last showed
+                        code = session.child.process.returncode
+                        last = screen.text()[-3000:]
+                        raise AssertionError(f"the session ended ({code}) before it was killed:\n{last}") from None
                     await asyncio.sleep(chooser.uniform(0.0, 0.04))
                 os.killpg(pid, signal.SIGKILL)  # whatever it was doing, a save among it
                 await asyncio.wait_for(session.child.process.wait(), TIMEOUT)
