@@ -54,7 +54,6 @@ import select
 import signal
 import socket
 import sys
-import tempfile
 import termios
 import threading
 from collections.abc import Mapping, Sequence
@@ -66,14 +65,11 @@ from cli import heap_holes, hot_code
 from cli.immortal import Immortalized, immortalize, reachable
 from cli.settled import Settled, settle
 from net.control_channel import ZYGOTE_NAME, close_all, receive, send
-from net.paths import SERVER_HOME_VARIABLE
 from net.session_priority import MOST_NICE, give_way_to_the_door
-from saves.store import HOME_VARIABLE
 
 MAX_ARGUMENTS = 64
 PR_SET_NAME = 15  # prctl's option that names the calling thread (and a process, by its main thread)
 READ_AT_IMPORT = ("PYTHON", "TEXTUAL_", "ESCDELAY")  # variables whose value the imported modules keep
-SCRATCH_HOMES = (HOME_VARIABLE, SERVER_HOME_VARIABLE)  # where the lobby parsed for its CSS keeps its files
 THREAD_WAIT = 5.0  # seconds the lobby parsed for its CSS may take to end a worker's thread
 CLI_ENTRY = str(Path(__file__).resolve().parent.parent / "cli" / "__main__.py")  # sys.argv[0] of `python -m cli`
 
@@ -165,8 +161,9 @@ def preload() -> None:
 def parse_lobby_css() -> int:
     """Parse the CSS a lobby session parses, kept for every stylesheet (`share_parsed_css`): a
     lobby, in the default theme, started and ended headless, in a scratch data directory that is
-    then removed. The number of CSS sources kept; 0, and nothing kept, if the lobby would not
-    start (sessions then parse their CSS as they start, as before)."""
+    then removed (`hot_code.nobody_s_folders`, as for the lobby the hot code is listed from). The
+    number of CSS sources kept; 0, and nothing kept, if the lobby would not start (sessions then
+    parse their CSS as they start, as before)."""
     from tui.lobby_app import LobbyApp
     from tui.preferences import Preferences
     from tui.textual_fixes import share_parsed_css
@@ -178,19 +175,12 @@ def parse_lobby_css() -> int:
         async with app.run_test(headless=True, size=(80, 24)) as pilot:
             await pilot.pause()
 
-    homes = {name: os.environ.get(name) for name in SCRATCH_HOMES}
-    with tempfile.TemporaryDirectory(prefix="dominoes-warm-") as scratch:
-        os.environ.update(dict.fromkeys(SCRATCH_HOMES, scratch))
+    with hot_code.nobody_s_folders():
         try:
             asyncio.run(lobby_once())
         except Exception:  # a lobby that would not start here starts in each session, as before
             return 0
         finally:
-            for name, value in homes.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
             for thread in threading.enumerate():  # the lobby's workers have ended: a fork takes no thread along
                 if thread is not threading.main_thread():
                     thread.join(THREAD_WAIT)
