@@ -32,6 +32,7 @@ from saves.os_errors import os_error_text
 MAX_MESSAGE = 64 * 1024  # bytes in one message from a browser (page.js splits a paste well below this)
 OUTPUT_LIMIT = 1024 * 1024  # stop reading the pty while this much output waits for the browser
 MAX_PING = 64
+SOCKET_ENDED = (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR)
 FIRST_SIZE_WAIT = 3.0  # seconds a page that opened its socket before it knew its size has to send it
 MESSAGE_RATE, MESSAGE_BURST = 200.0, 400.0  # messages a second from one browser (keys, sizes, pings)
 PING_RATE, PING_BURST = 2.0, 10.0  # pings answered a second (textual.js sends one now and then)
@@ -53,6 +54,14 @@ def parsed(text: str) -> tuple[Any, Any] | None:
     if not isinstance(envelope, list) or len(envelope) != 2:
         return None
     return envelope[0], envelope[1]
+
+
+def size_asked(kind: Any, data: Any) -> tuple[int, int] | None:
+    """The window size a ["resize", {"width": W, "height": H}] message asks for, clamped; None for
+    any other message."""
+    if kind != "resize" or not isinstance(data, dict):
+        return None
+    return clamped(data.get("width"), data.get("height"))
 
 
 def size_from_query(query: Any) -> tuple[int, int] | None:
@@ -195,11 +204,10 @@ class BrowserSession:
                 return DEFAULT_SIZE
             if message.type == WSMsgType.TEXT:
                 envelope = parsed(message.data)
-                if envelope is not None and envelope[0] == "resize" and isinstance(envelope[1], dict):
-                    size = clamped(envelope[1].get("width"), envelope[1].get("height"))
-                    if size is not None:
-                        return size
-            elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+                size = size_asked(*envelope) if envelope else None
+                if size is not None:
+                    return size
+            elif message.type in SOCKET_ENDED:
                 return None
         return None
 
@@ -212,7 +220,7 @@ class BrowserSession:
             message = await self.websocket.receive()
             if message.type == WSMsgType.TEXT:
                 self._handle(message.data)
-            elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+            elif message.type in SOCKET_ENDED:
                 return
 
     def _handle(self, text: str) -> None:
@@ -222,11 +230,9 @@ class BrowserSession:
         kind, data = envelope
         if kind == "stdin" and isinstance(data, str):
             self.child.write(data.encode("utf-8", "replace"))
-        elif kind == "resize" and isinstance(data, dict):
-            size = clamped(data.get("width"), data.get("height"))
-            if size is not None:
-                self.size = size
-                self.child.resize(*size)
+        elif (size := size_asked(kind, data)) is not None:
+            self.size = size
+            self.child.resize(*size)
         elif kind == "ping" and isinstance(data, str) and len(data) <= MAX_PING and self._pings.take():
             self._spawn(self._send_text(json.dumps(["pong", data])))
 
