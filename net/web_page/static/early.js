@@ -28,15 +28,11 @@
   const socket = new WebSocket(address);
   socket.binaryType = "arraybuffer";
   const kept = [];
-  let opened = false;
   let size = null;
   function keep(event) {
     kept.push(event);
     event.stopImmediatePropagation(); // nobody else hears it now: it is given again, in turn, later
-    if (event.type === "open") {
-      opened = true;
-      sendSize();
-    }
+    if (event.type === "open") sendSize();
   }
   const types = ["open", "message", "error", "close"];
   for (const type of types) socket.addEventListener(type, keep);
@@ -63,7 +59,7 @@
   // than once the terminal's scripts have run, by when the session has drawn its lobby at the
   // size predicted, and would draw it again).
   function sendSize() {
-    if (opened && size && socket.readyState === WebSocket.OPEN) {
+    if (size && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify(["resize", size]));
       size = null;
     }
