@@ -8,6 +8,8 @@ import gc
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Button
 from textual.widgets._footer import FooterKey
 
 from tui.widgets.footer import Footer
@@ -79,5 +81,37 @@ def test_a_turn_that_changes_no_key_shown_composes_no_key_anew_and_one_that_does
                 if "pass_turn" in shown:
                     break
             assert "pass_turn" in shown and "draw" not in shown
+
+    asyncio.run(run())
+
+
+class FirstFrame(App[None]):
+    """Notes which keys the footer held when the app first drew its screen."""
+
+    BINDINGS = [Binding("d", "draw", "Draw")]
+    first_frame_keys: list[str] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Button("A button, focused at once")
+        yield Footer()
+
+    def _display(self, screen: Screen[object], renderable: object) -> None:
+        if self.first_frame_keys is None:
+            self.first_frame_keys = [key.action for key in self.query(FooterKey)]
+        super()._display(screen, renderable)  # type: ignore[arg-type]
+
+
+def test_the_keys_are_in_the_first_frame_drawn():
+    """Textual's footer composed its keys two refreshes after the screen: the lobby over SSH drew
+    its first frame with an empty footer, and the keys came some 50 ms later (in a browser, 80 to
+    130 ms)."""
+
+    async def run() -> None:
+        app = FirstFrame()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.first_frame_keys is not None
+            assert "draw" in app.first_frame_keys
+            assert app.first_frame_keys == [key.action for key in app.query(FooterKey)]
 
     asyncio.run(run())

@@ -11,6 +11,11 @@ Textual also binds each new key's `compact` to the footer's (`data_bind`) and dr
 a removed key only when `compact` changes, which it never does here, so every key ever shown stayed
 alive, with its styles and drawn lines, until the screen closed. This footer lets them go after each
 recompose.
+
+Textual's footer also shows no key until two refreshes after its screen's (it waits for the focus to
+settle, and the focus waits for a refresh), so every screen was first drawn with an empty footer and
+its keys came a frame later. This footer composes the keys it can show as it is mounted, in the
+screen's first frame; a focus that changes them recomposes it as before.
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ class Footer(TextualFooter):
         palette = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
         palette_shown = self.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None
         return shown, palette_shown and palette[1:], self.compact
+
+    def _on_mount(self) -> None:  # Textual's own on_mount, which listens for changes, runs too
+        self._bindings_ready = True
+        self.call_next(self.recompose)
 
     async def recompose(self) -> None:
         if not self.is_attached or self._pruning:  # asked for before its screen went: nothing to show
