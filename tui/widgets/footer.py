@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.widgets import Footer as TextualFooter
 
 
@@ -30,8 +31,6 @@ class Footer(TextualFooter):
 
     def _would_show(self) -> Any:
         """What `compose` would show now, in a form that compares equal when nothing changed."""
-        if not self._bindings_ready:
-            return None
         app = self.app
         shown = tuple(
             (
@@ -50,15 +49,19 @@ class Footer(TextualFooter):
         palette_shown = self.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None
         return shown, palette_shown and palette[1:], self.compact
 
-    def _on_mount(self) -> None:  # Textual's own on_mount, which listens for changes, runs too
-        self._bindings_ready = True
-        self.call_next(self.recompose)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_reactive(TextualFooter._bindings_ready, True)  # ready as it is composed
+
+    def compose(self) -> ComposeResult:
+        self._composed = self._would_show()
+        yield from super().compose()
 
     async def recompose(self) -> None:
         if not self.is_attached or self._pruning:  # asked for before its screen went: nothing to show
             return
         shown = self._would_show()
-        if shown is not None and shown == self._composed:
+        if shown == self._composed:
             return
         self._composed = shown
         await super().recompose()
