@@ -30,6 +30,8 @@ from typing import Any, Protocol
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from startup import plain_text  # noqa: E402
+
 from net.session_fork import is_zygote  # noqa: E402
 
 
@@ -91,8 +93,7 @@ def tree_memory(pid: int) -> tuple[int, int, int]:
 
 
 def plain_tail(data: bytes, keep: int = 300) -> str:
-    text = re.sub(rb"\x1b(\[[0-9;?<>=$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])", b" ", data)
-    return " ".join(text.decode("utf-8", "replace").split())[-keep:]
+    return plain_text(data)[-keep:]
 
 
 async def watch(
@@ -186,7 +187,7 @@ def cold_lobby_seconds(home: Path) -> float:
     return first_frame(code, LOBBY_MARK, str(home))
 
 
-LOBBY = "Dominoes lobby"
+LOBBY = "Leaders q Quit"  # the lobby's keys, in its footer: its last row, so the lobby is whole
 LOBBY_MARK = LOBBY.encode()
 TABLE = "'s tiles"  # a table's hand, watched or played
 

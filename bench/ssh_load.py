@@ -8,9 +8,10 @@ Python per session), side by side in one run: logins, memory idle and watching, 
 Each server runs as `dominoes serve-ssh` (port 0, a temporary data directory, one client key made
 for the run, named for every player). Every session is an asyncssh client on loopback asking for a
 pty (80x24), each as a player of its own:
-- a login: from `asyncssh.connect` to the lobby drawn on its terminal (then it quits), timed on
-  each server in turn with the cold start of `dominoes lobby` in a pty between them (bench/startup.py's
-  clock), so a busy moment falls on all three; the ratios compare medians;
+- a login: from `asyncssh.connect` to the lobby drawn whole on its terminal, the keys in its footer
+  included (then it quits), timed on each server in turn with the cold start of `dominoes lobby` in
+  a pty between them (bench/startup.py's clock, to the same whole lobby), so a busy moment falls on
+  all three; the ratios compare medians;
 - --idle sessions in the lobby: after --settle seconds, the PSS of the server's whole process tree
   (server, zygote, sessions) divided by the sessions;
 - --sessions sessions, all opened in the lobby first, then all pressing w there (bots playing

@@ -7,7 +7,8 @@ Python per session), side by side in one run: logins, memory idle and watching, 
 
 Each server runs as `dominoes serve-web` (port 0, a temporary data directory). Every session is a
 player of its own, invited with a link as `dominoes web-invite` makes it:
-- a login: from opening the invite link to the lobby drawn in the page's terminal, in the system's
+- a login: from opening the invite link to the lobby drawn whole (title and footer's keys) at the
+  size of the page's terminal, in the system's
   Chromium (headless, driven by Playwright: the link, the page moving on to the lobby, its scripts,
   stylesheet and font, the terminal socket, the lobby's first frame), a fresh browser profile each
   time; with --no-browser (or without Chromium) the same steps without a browser (the link, the page
@@ -52,18 +53,21 @@ WINDOW = {"width": 1000, "height": 640}
 TYPED = {"Sec-Fetch-Site": "none"}  # what a browser says of a link the player opened themselves
 PAGE_FILES = ("/static/terminal/xterm.css", "/static/page/page.css", "/static/terminal/terminal.js")
 PAGE_FILES += ("/static/page/page.js", "/static/textual/fonts/RobotoMono-VariableFont_wght.ttf")
-# Run in every page before its own scripts: the moment its terminal first shows the lobby at the
-# terminal's size, looked for at every frame the browser draws (window.dominoesTerminal is xterm's,
-# see page.js). At its size: the session paints every cell, so the last cell has the lobby's
-# background; a lobby drawn at another size, before the session heard the window's, leaves it bare.
+# Run in every page before its own scripts: the moment its terminal first shows the whole lobby at
+# the terminal's size, looked for at every frame the browser draws (window.dominoesTerminal is
+# xterm's, see page.js). At its size: the session paints every cell, so the last cell has the
+# lobby's background; a lobby drawn at another size, before the session heard the window's, leaves
+# it bare. Whole: its title, and its keys on the last row (the footer).
 WATCH_FOR_LOBBY = """(() => {
   function look() {
     const terminal = window.dominoesTerminal;
     if (terminal) {
       const buffer = terminal.buffer.active;
       const line = (row) => buffer.getLine(buffer.viewportY + row);
-      const corner = line(terminal.rows - 1)?.getCell(terminal.cols - 1);
-      for (let row = 0; row < terminal.rows && corner && !corner.isBgDefault(); row++) {
+      const last = line(terminal.rows - 1);
+      const corner = last?.getCell(terminal.cols - 1);
+      const whole = corner && !corner.isBgDefault() && last.translateToString(true).includes("Quit");
+      for (let row = 0; row < terminal.rows && whole; row++) {
         if (line(row)?.translateToString(true).includes("Dominoes lobby")) {
           window.lobbyDrawnAt = Date.now();
           return;
