@@ -155,7 +155,9 @@ def preload() -> None:
         importlib.import_module(name)
     from rich.cells import cell_len
 
-    cell_len("·▶─é")  # Rich loads its table of character widths on first use
+    # Rich loads its table of character widths the first time a string is not all of characters
+    # it knows are one cell wide (box lines and Latin letters are): a session's first ✓ or tile.
+    cell_len("✓")
 
 
 def parse_lobby_css() -> int:

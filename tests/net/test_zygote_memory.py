@@ -256,3 +256,21 @@ def test_the_warm_process_parses_a_lobbys_css_and_leaves_nothing_behind(tmp_path
         str(tmp_path),
     )
     assert lines[:4] == ["kept True", "threads 1 home True", "server home None files []", "parsed 0"]
+
+
+def test_a_session_measuring_a_wide_or_symbol_character_imports_nothing_after_the_preload():
+    """Rich reads its table of character widths (a module of its own) when a string is first not
+    all of characters it knows are one cell wide; loaded before the fork, every session shares it."""
+    lines = run_python(
+        """
+        import sys
+        from cli.zygote import preload
+        from rich.cells import cell_len
+
+        preload()
+        before = set(sys.modules)
+        cell_len("★🀱✓")
+        print(sorted(set(sys.modules) - before))
+        """
+    )
+    assert lines[0] == "[]"
