@@ -8,6 +8,7 @@ import gc
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Button
 from textual.widgets._footer import FooterKey
@@ -113,5 +114,35 @@ def test_the_keys_are_in_the_first_frame_drawn():
             assert app.first_frame_keys is not None
             assert "draw" in app.first_frame_keys
             assert app.first_frame_keys == [key.action for key in app.query(FooterKey)]
+
+    asyncio.run(run())
+
+
+class StylesUpdated(FirstFrame):
+    """Notes every node whose styles were worked out again after a change of its classes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.restyled: list[object] = []
+
+    def update_styles(self, node: DOMNode, animate: bool = True) -> None:
+        self.restyled.append(node)
+        super().update_styles(node, animate)
+
+
+def test_a_key_mounts_with_the_footers_compact_and_its_styles_are_not_worked_out_again():
+    """Textual makes each key compact, binds it to the footer's `compact`, and the binding sets the
+    key's class again as it mounts: every key's styles were worked out a second time."""
+
+    async def run() -> None:
+        app = StylesUpdated()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            keys = list(app.query(FooterKey))
+            assert {key.action for key in keys} >= {"draw", "command_palette"}
+            palette = next(key for key in keys if key.action == "command_palette")  # not bound to the footer
+            assert not [node for node in app.restyled if isinstance(node, FooterKey) and node is not palette]
+            assert not any(key.has_class("-compact") for key in keys if key is not palette)
+            assert palette.has_class("-compact")  # Textual's own default for it
 
     asyncio.run(run())

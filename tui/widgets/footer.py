@@ -24,6 +24,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.widgets import Footer as TextualFooter
+from textual.widgets._footer import FooterKey
 
 
 class Footer(TextualFooter):
@@ -55,7 +56,14 @@ class Footer(TextualFooter):
 
     def compose(self) -> ComposeResult:
         self._composed = self._would_show()
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and "compact" in (widget._reactive_connect or {}):
+                # Made as compact as the footer, which it is bound to, with the class that goes with
+                # it: otherwise the binding changes the key's class as it mounts, and its styles are
+                # worked out twice. (The palette's key is not bound, and keeps its own.)
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     async def recompose(self) -> None:
         if not self.is_attached or self._pruning:  # asked for before its screen went: nothing to show
