@@ -30,6 +30,10 @@ from textual.widgets._footer import FooterKey
 class Footer(TextualFooter):
     _composed: Any = None  # what the keys composed last showed
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_reactive(TextualFooter._bindings_ready, True)  # ready as it is composed
+
     def _would_show(self) -> Any:
         """What `compose` would show now, in a form that compares equal when nothing changed."""
         app = self.app
@@ -49,10 +53,6 @@ class Footer(TextualFooter):
         palette = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
         palette_shown = self.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None
         return shown, palette_shown and palette[1:], self.compact
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.set_reactive(TextualFooter._bindings_ready, True)  # ready as it is composed
 
     def compose(self) -> ComposeResult:
         self._composed = self._would_show()
