@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Button
+from textual.widgets import Button, Static
 from textual.widgets._footer import FooterKey
 
 from tui.widgets.footer import Footer
@@ -86,6 +86,15 @@ def test_a_turn_that_changes_no_key_shown_composes_no_key_anew_and_one_that_does
     asyncio.run(run())
 
 
+class Hand(Static, can_focus=True):
+    """A focusable widget with a key of its own, as a table's hand has."""
+
+    BINDINGS = [Binding("enter", "choose", "Play")]
+
+    def action_choose(self) -> None:
+        pass
+
+
 class FirstFrame(App[None]):
     """Notes which keys the footer held when the app first drew its screen."""
 
@@ -94,6 +103,7 @@ class FirstFrame(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Button("A button, focused at once")
+        yield Hand()
         yield Footer()
 
     def _display(self, screen: Screen[object], renderable: object) -> None:
@@ -113,7 +123,55 @@ def test_the_keys_are_in_the_first_frame_drawn():
             await pilot.pause()
             assert app.first_frame_keys is not None
             assert "draw" in app.first_frame_keys
+            assert "choose" not in app.first_frame_keys  # the button has the focus, not the hand
             assert app.first_frame_keys == [key.action for key in app.query(FooterKey)]
+
+    asyncio.run(run())
+
+
+class HandScreen(Screen[None]):
+    """A screen pushed over another, whose hand takes the focus, as a table's does."""
+
+    AUTO_FOCUS = "Hand"
+
+    def compose(self) -> ComposeResult:
+        yield Button("A button")
+        yield Hand()
+        yield Footer()
+
+
+class PushesAHand(App[None]):
+    """Notes the keys of the footer of each screen's first frame."""
+
+    BINDINGS = [Binding("d", "draw", "Draw")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.first_frame_keys: dict[type, list[str]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Footer()
+
+    def _display(self, screen: Screen[object], renderable: object) -> None:
+        self.first_frame_keys.setdefault(type(screen), [key.action for key in screen.query(FooterKey)])
+        super()._display(screen, renderable)  # type: ignore[arg-type]
+
+
+def test_the_keys_of_the_widget_a_new_screen_focuses_are_in_its_first_frame():
+    """The footer is composed as it mounts, before its screen gives a widget the focus: the keys of
+    the focused widget (a table's Play) came a frame later, and the keys beside them moved."""
+
+    async def run() -> None:
+        app = PushesAHand()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await app.push_screen(HandScreen())
+            for _ in range(10):
+                await pilot.pause()
+            assert isinstance(app.focused, Hand)
+            shown = [key.action for key in app.screen.query(FooterKey)]
+            assert shown[0] == "choose"
+            assert app.first_frame_keys[HandScreen] == shown
 
     asyncio.run(run())
 

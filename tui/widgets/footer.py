@@ -14,8 +14,9 @@ recompose.
 
 Textual's footer also shows no key until two refreshes after its screen's (it waits for the focus to
 settle, and the focus waits for a refresh), so every screen was first drawn with an empty footer and
-its keys came a frame later. This footer composes the keys it can show as it is mounted, in the
-screen's first frame; a focus that changes them recomposes it as before.
+its keys came a frame later. This footer composes the keys it can show as it is mounted, and again
+at once when its screen first gives a widget the focus (whose keys it then shows), both before the
+screen's first frame; later changes recompose it after a refresh, as Textual's does.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
 
 class Footer(TextualFooter):
     _composed: Any = None  # what the keys composed last showed
+    _focus_settled = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -64,6 +67,14 @@ class Footer(TextualFooter):
                 widget.set_reactive(FooterKey.compact, self.compact)
                 widget.set_class(self.compact, "-compact", update=False)
             yield widget
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        if not self._focus_settled:  # the screen's first focus, before its first frame: not after a refresh
+            self._focus_settled = True
+            if self.is_attached and screen is self.screen:
+                self.call_next(self.recompose)
+            return
+        super().bindings_changed(screen)
 
     async def recompose(self) -> None:
         if not self.is_attached or self._pruning:  # asked for before its screen went: nothing to show
