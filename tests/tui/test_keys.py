@@ -161,3 +161,25 @@ async def test_after_a_hint_enter_plays_the_hinted_tile_at_the_hinted_end():
         await pilot.press("enter")
         await wait_until(pilot, lambda: match.cursor > before)
         assert match.events[before] == move
+
+
+class FirstTableFrame(DominoesApp):
+    """Notes the footer's keys in the first frame of the table."""
+
+    first_table_keys: list[str] | None = None
+
+    def _display(self, screen, renderable) -> None:
+        if isinstance(screen, TableScreen) and self.first_table_keys is None:
+            self.first_table_keys = [key.action for key in screen.query("FooterKey")]
+        super()._display(screen, renderable)
+
+
+async def test_the_table_is_drawn_first_with_the_hand_focused_and_its_key_in_the_footer():
+    """The table focused its hand only after the screen had given the focus to the board, so its
+    first frame showed the board's key in the footer, and a frame later Play, the keys beside it
+    moving."""
+    app = FirstTableFrame(start=quick_settings(seed=7), preferences=Preferences(bot_speed="slow"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.first_table_keys is not None)
+        assert app.first_table_keys[0] == "choose"  # ⏎ Play, the hand's
+        assert type(app.focused).__name__ == "HandView"

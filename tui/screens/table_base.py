@@ -53,6 +53,7 @@ LOG_LINES = 300
 class BaseTableScreen(Screen[None]):
     # Every key of every kind of table, in one order (the footer's); a table greys or hides the
     # ones it has no use for in check_action.
+    AUTO_FOCUS = "#hand"  # the hand takes the keys from the first frame (and its keys are in the footer)
     BINDINGS = [
         Binding("d", "draw", "Draw", id="table.draw"),
         Binding("p", "pass_turn", "Pass", id="table.pass"),
