@@ -155,6 +155,9 @@ def test_an_invite_link_opens_the_lobby_in_a_page_that_fits_the_window(server, n
         }"""
     )
     assert parsed_at_once.startswith("Parsed at once")
+    # Shown whole as its first output comes, not faded in over the next fifth of a second.
+    style = "element => [getComputedStyle(element).opacity, getComputedStyle(element).transitionDuration]"
+    assert page.locator("#terminal").evaluate(style) == ["1", "0s"]
     assert page.title() == "Dominoes · Ann"
     assert page.locator("link[rel=icon]").get_attribute("href") == "/favicon.svg"
     assert page.context.cookies()[0]["httpOnly"]
