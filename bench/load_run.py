@@ -30,7 +30,7 @@ from typing import Any, Protocol
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from startup import plain_text  # noqa: E402
+from startup import plain_text, shows  # noqa: E402
 
 from net.session_fork import is_zygote  # noqa: E402
 
@@ -194,7 +194,7 @@ TABLE = "'s tiles"  # a table's hand, watched or played
 
 def drawn(data: bytes, words: str = LOBBY) -> bool:
     """Whether a terminal's last output shows `words` (the lobby, or a table)."""
-    return words.encode() in data or words in plain_tail(data, len(data))
+    return shows(data, words.encode())
 
 
 def median(values: Sequence[float]) -> float:
