@@ -41,7 +41,7 @@ class RemoteTableScreen(BaseTableScreen):
         self._end_shown: int | None = None  # the snapshot cursor whose round end was shown
 
     def on_mount(self) -> None:
-        self.listen()  # Textual calls the base class's on_mount too (it focuses the hand and draws)
+        self.listen()  # Textual calls the base class's on_mount too (it draws)
         commitment = self.remote.commitment
         if commitment is not None:
             short = commitment[:SHORT_COMMITMENT]

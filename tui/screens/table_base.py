@@ -121,7 +121,6 @@ class BaseTableScreen(Screen[None]):
             yield TrickView(id="board")
 
     def on_mount(self) -> None:
-        self.query_one(HandView).focus()
         self.call_after_refresh(self.advance)  # once every widget of the table is in place
 
     def advance(self) -> None:
