@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from startup import plain_text, shows  # noqa: E402
 
+from cli.page_merging import KSM_RUN, kernel_merging  # noqa: E402
 from net.session_fork import is_zygote  # noqa: E402
 
 
@@ -80,6 +81,15 @@ def memory_kib(pid: int) -> tuple[int, int]:
     rss = re.search(r"^Rss:\s+(\d+)", text, re.M)
     pss = re.search(r"^Pss:\s+(\d+)", text, re.M)
     return (int(rss.group(1)) if rss else 0, int(pss.group(1)) if pss else 0)
+
+
+def page_merging() -> str:
+    """Whether the kernel merges the pages sessions offer it (cli.page_merging), and how fast it looks."""
+    state = kernel_merging()
+    if state != "running":
+        return f"{state} (the sessions' pages are never merged)"
+    settings = {name: (KSM_RUN.parent / name).read_text().strip() for name in ("pages_to_scan", "sleep_millisecs")}
+    return f"running ({settings['pages_to_scan']} pages looked at every {settings['sleep_millisecs']} ms)"
 
 
 def tree_memory(pid: int) -> tuple[int, int, int]:
@@ -210,7 +220,7 @@ def report(result: dict[str, Any], kind: str, login: str) -> str:
     from machine import machine
 
     doors = result["doors"]
-    lines = [machine()]
+    lines = [machine(), f"the kernel's same-page merging: {result['page_merging']}"]
     logins = {name: door.get("login_seconds", []) for name, door in doors.items()}
     if any(logins.values()):
         lines.append(f"{login} (median of {max(len(v) for v in logins.values())}):")
@@ -307,7 +317,7 @@ async def run_doors(args: argparse.Namespace, start: Callable[[str, argparse.Nam
     """The load run of every server in `args.doors`: logins side by side (with the cold lobby start
     between them), then each server's idle and watching sessions in turn."""
     doors: dict[str, Door] = {}
-    result: dict[str, Any] = {"doors": {}}
+    result: dict[str, Any] = {"doors": {}, "page_merging": page_merging()}
     try:
         for name in args.doors:
             doors[name] = await start(name, args)

@@ -19,7 +19,9 @@ tags, the versions of modules' globals); make every object
 immortal where CPython can (3.12 and newer, `cli.immortal`: a session reading an object then no
 longer copies its page to count a reference); take up the heap's holes (`cli.heap_holes`: a
 session's new objects go to pages of its own, not into pages it shares); freeze what the collector
-tracks (`gc.freeze()`: its collections never write to those pages either). Then the zygote says it
+tracks (`gc.freeze()`: its collections never write to those pages either); offer its memory to
+the kernel's same-page merging (`cli.page_merging`: where the machine runs it, the pages a session
+copied and left as they were are shared again). Then the zygote says it
 is ready and waits, with nothing running: no event loop, no thread, no open file but the control
 socket, a wake-up pipe for SIGCHLD and its standard streams (/dev/null).
 
@@ -61,7 +63,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli import heap_holes, hot_code
+from cli import heap_holes, hot_code, page_merging
 from cli.immortal import Immortalized, immortalize, reachable
 from cli.settled import Settled, settle
 from net.control_channel import ZYGOTE_NAME, close_all, receive, send
@@ -191,7 +193,8 @@ def parse_lobby_css() -> int:
 
 def prepare_to_fork() -> Prepared:
     """Import, parse the lobby's CSS, collect, pack the hot code, settle, make immortal, fill the
-    heap's holes and freeze: what a process does before it forks sessions (see the module's doc)."""
+    heap's holes, freeze and offer the pages for merging: what a process does before it forks
+    sessions (see the module's doc)."""
     preload()
     parse_lobby_css()
     gc.collect()
@@ -209,7 +212,8 @@ def prepare_to_fork() -> Prepared:
     # imported, and a session's first full collection would wait until a quarter as many of its own
     # had lived long, holding its garbage meanwhile. Now it counts the session's own.
     gc.collect()
-    return Prepared(immortalized, settled, filled, packed)
+    offered = page_merging.offer()  # last: the mappings are all there now, and a fork inherits the offer
+    return Prepared(immortalized, settled, filled, packed, offered)
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,7 @@ class Prepared:
     settled: Settled
     filled: heap_holes.Filled
     packed: hot_code.Packed
+    offered: page_merging.Offered
 
 
 class Zygote:

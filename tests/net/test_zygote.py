@@ -130,6 +130,21 @@ def test_once_ready_the_zygote_has_one_thread_and_no_open_file_but_its_channel(z
     assert resident > 30_000  # KiB: Textual, the app and the engine are in it, imported once for every session
 
 
+def test_once_ready_the_zygote_has_offered_its_heap_to_the_kernels_same_page_merging(zygote):
+    from cli.page_merging import kernel_merging
+
+    heap_flags: list[str] = []
+    with open(f"/proc/{zygote.process.pid}/smaps") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5:
+                name = fields[5] if len(fields) > 5 else ""
+            elif fields[0] == "VmFlags:" and name == "[heap]":
+                heap_flags = fields[1:]
+    offered = "mg" in heap_flags  # VM_MERGEABLE: the sessions it forks inherit it
+    assert offered == (kernel_merging() != "absent")
+
+
 def test_a_forked_session_runs_its_command_in_its_pty_with_its_environment_and_exits_with_its_status(zygote, tmp_path):
     mine = tmp_path / "alice"
     mine.mkdir()

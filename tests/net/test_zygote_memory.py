@@ -274,3 +274,70 @@ def test_a_session_measuring_a_wide_or_symbol_character_imports_nothing_after_th
         """
     )
     assert lines[0] == "[]"
+
+
+def test_a_processs_anonymous_memory_is_offered_for_same_page_merging_and_a_fork_inherits_the_offer():
+    lines = run_python("""
+        import os
+        from cli.page_merging import kernel_merging, offer, private_anonymous
+
+        def offered_kib():
+            # smaps lists each mapping's flags; "mg" marks one offered (VM_MERGEABLE)
+            total = offered = 0
+            with open("/proc/self/smaps") as smaps:
+                for line in smaps:
+                    fields = line.split()
+                    if "-" in fields[0] and len(fields) >= 5:
+                        anonymous = bool(private_anonymous([line]))
+                    elif fields[0] == "Size:" and anonymous:
+                        size = int(fields[1])
+                        total += size
+                    elif fields[0] == "VmFlags:" and anonymous and "mg" in fields[1:]:
+                        offered += size
+            return offered, total
+
+        print(kernel_merging(), *offered_kib())
+        result = offer()
+        print(result.bytes // 1024, result.why_not or "-", *offered_kib())
+        read, write = os.pipe()
+        if os.fork() == 0:
+            os.write(write, " ".join(map(str, offered_kib())).encode())
+            os._exit(0)
+        os.close(write)
+        print(os.read(read, 100).decode())
+    """)
+    kernel, before, _ = lines[0].split()
+    offered, why_not, after, total = lines[1].split()
+    child_offered, child_total = map(int, lines[2].split())
+    assert int(before) == 0  # nothing is offered until asked
+    if kernel == "absent":  # a kernel built without KSM refuses, and says so
+        assert int(offered) == 0 and why_not != "-"
+        return
+    assert why_not == "-" and int(offered) > 1024
+    # Every private anonymous mapping, the heap's too (reading smaps may map a little more after).
+    assert int(after) >= 0.9 * int(total)
+    assert child_offered >= 0.9 * child_total  # the child's copies of them are offered as well
+
+
+def test_private_anonymous_mappings_are_told_from_files_stacks_and_shared_memory():
+    from cli.page_merging import kernel_merging, private_anonymous
+
+    maps = [
+        "55d0c000-55d0e000 rw-p 00000000 00:00 0                          [heap]",
+        "7f00a000-7f00c000 rw-p 00000000 00:00 0 ",
+        "7f00c000-7f00d000 rw-p 00002000 fe:01 1234                       /usr/lib/libc.so.6",
+        "7f00d000-7f00e000 r--p 00000000 00:00 0 ",
+        "7f00e000-7f00f000 rw-s 00000000 00:01 77                         /dev/zero (deleted)",
+        "7ffd0000-7ffd2000 rw-p 00000000 00:00 0                          [stack]",
+    ]
+    assert private_anonymous(maps) == [(0x55D0C000, 0x55D0E000), (0x7F00A000, 0x7F00C000)]
+    assert kernel_merging(Path("/nonexistent/ksm/run")) == "absent"
+
+
+def test_the_kernels_same_page_merging_is_read_as_running_or_off(tmp_path):
+    from cli.page_merging import kernel_merging
+
+    run = tmp_path / "run"
+    for written, state in (("1\n", "running"), ("0\n", "off"), ("2\n", "off")):
+        run.write_text(written)
+        assert kernel_merging(run) == state
