@@ -25,6 +25,15 @@ def home(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.fixture(autouse=True)
+def hangup_at_its_default():
+    """SIGHUP ends a process, as in a terminal. Under `nohup` the tests and the interfaces they start
+    inherit it ignored, and an interface rightly leaves it so (it handles only what would end it)."""
+    saved = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    yield
+    signal.signal(signal.SIGHUP, saved)
+
+
 def holder(home: Path) -> int | None:
     try:
         return json.loads(lock_path(home / "saves", MATCH_ID).read_text())["pid"]
