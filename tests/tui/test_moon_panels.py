@@ -8,6 +8,7 @@ import random
 from core import Match
 from core.bots import get_bot
 from core.moves import Discard
+from core.seats import Seat
 from core.tiles import Tile
 from tests.tui.conftest import wait_until
 from tui.app import DominoesApp
@@ -84,3 +85,30 @@ async def test_moons_status_line_says_hand_over():
         await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen))
         status = str(app.screen_stack[-2].query_one("#status").render())
         assert "hand over" in status and "round" not in status
+
+
+def table_board(app: DominoesApp) -> TrickView | None:
+    """The table's trick view, under any dialog the table has pushed over it."""
+    for screen in app.screen_stack:
+        for board in screen.query(TrickView):
+            return board
+    return None
+
+
+async def test_a_table_of_bots_only_tells_of_the_widow_by_name_not_as_yours():
+    """Watching bots, the table shows the first seat's view; the bidder's widow line names that
+    seat rather than saying "You laid the widow" to someone who laid nothing."""
+    lesson = load_lesson("moon")
+    discard = next(i for i, move in enumerate(lesson.script) if type(move) is Discard)
+    bots = tuple(Seat(f"Bot {i + 1}", "bot", "easy") for i in range(3))
+    for seats, addressed in ((lesson.seats, True), (bots, False)):
+        match = Match("moon", 3, lesson.options, seats, lesson.seed, lesson.script[: discard + 1])
+        app = DominoesApp(match=match, preferences=Preferences(bot_speed="slow"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda app=app: table_board(app) is not None)
+            board = table_board(app)
+            assert board is not None
+            assert board.addressed is addressed
+            if not addressed:
+                text = " ".join(board.render().plain.split()).replace("[1|2]", "1-2")
+                assert "Bot 1 laid the widow 1-2 aside." in text and "You" not in text

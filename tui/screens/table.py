@@ -55,6 +55,9 @@ class TableScreen(BaseTableScreen):
         self.passed_to: int | None = None
 
     # -- reading the match ---------------------------------------------------------------------
+    def viewer_plays(self) -> bool:
+        return bool(self.match.humans)
+
     @property
     def state(self) -> Any:
         return self.match.state

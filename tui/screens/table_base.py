@@ -118,7 +118,12 @@ class BaseTableScreen(Screen[None]):
         if board_kind(self.game_name) == "layout":
             yield BoardTree(id="board")
         else:
-            yield TrickView(id="board")
+            yield TrickView(id="board", addressed=self.viewer_plays())
+
+    def viewer_plays(self) -> bool:
+        """Whether the seat shown is the player's own, so the table says "you" to them (a table of
+        bots only is watched from its first seat, whose moves are the bots' own)."""
+        return True
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.advance)  # once every widget of the table is in place
