@@ -154,6 +154,12 @@ def test_the_more_sessions_run_the_nicer_each_is_those_running_already_too(home,
     asyncio.run(asyncio.wait_for(run(), 120))
 
 
+def ended_by_itself(session: Any, screen: Any) -> AssertionError:
+    """A session that ended before it was killed: its exit status and what it last showed."""
+    code = session.child.process.returncode
+    return AssertionError(f"the session ended ({code}) before it was killed:\n{screen.text()[-3000:]}")
+
+
 def test_a_session_killed_mid_save_leaves_its_match_whole(home, keys):
     store = SaveStore(home / "players" / "alice" / "saves")
     save_preferences(Preferences(bot_speed="instant"), player_home(home, "alice") / FILE_NAME)
@@ -178,12 +184,13 @@ def test_a_session_killed_mid_save_leaves_its_match_whole(home, keys):
                 for _ in range(chooser.randrange(20, 60)):  # play on: every event is saved
                     try:
                         channel.write(chooser.choice([b"\r", b"\r", b"d", b"p", b"\x1b[C"]))
-                    except BrokenPipeError:  # the session ended by itself: say what it last showed
-                        code = session.child.process.returncode
-                        last = screen.text()[-3000:]
-                        raise AssertionError(f"the session ended ({code}) before it was killed:\n{last}") from None
+                    except BrokenPipeError:
+                        raise ended_by_itself(session, screen) from None
                     await asyncio.sleep(chooser.uniform(0.0, 0.04))
-                os.killpg(pid, signal.SIGKILL)  # whatever it was doing, a save among it
+                try:
+                    os.killpg(pid, signal.SIGKILL)  # whatever it was doing, a save among it
+                except ProcessLookupError:
+                    raise ended_by_itself(session, screen) from None
                 await asyncio.wait_for(session.child.process.wait(), TIMEOUT)
                 connection.close()
                 await until(lambda: not door.active, "the session released")
