@@ -83,6 +83,9 @@ def memory_kib(pid: int) -> tuple[int, int]:
     return (int(rss.group(1)) if rss else 0, int(pss.group(1)) if pss else 0)
 
 
+MERGING_SETTLE = 120  # seconds: the kernel's same-page merging at its defaults has merged idle sessions by then
+
+
 def page_merging() -> str:
     """Whether the kernel merges the pages sessions offer it (cli.page_merging), and how fast it looks."""
     state = kernel_merging()
@@ -170,6 +173,7 @@ async def idle_memory(server_pid: int, sessions: int, settle: float) -> dict[str
     return {
         "sessions": sessions,
         "measured_sessions": len(roots),
+        "settle_seconds": settle,
         "tree_pss_mib": round(pss / 1024, 1),
         "tree_rss_mib": round(rss / 1024, 1),
         "tree_processes": processes,
@@ -242,6 +246,11 @@ def report(result: dict[str, Any], kind: str, login: str) -> str:
                 f"{idle['session_pss_mib_median']} MiB, server {idle['server_pss_mib']} MiB, "
                 f"zygote {idle['zygote_pss_mib']} MiB"
             )
+            if result["page_merging"].startswith("running") and idle["settle_seconds"] < MERGING_SETTLE:
+                lines.append(
+                    f"  (measured after {idle['settle_seconds']:g} s: the kernel merges pages over a minute or two; "
+                    f"--settle {MERGING_SETTLE} measures what it merges)"
+                )
         watched = door.get("watch")
         if watched:
             lines.append(f"{name}: " + watch_report(watched, kind))
