@@ -18,7 +18,6 @@ memory the same way by default.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +40,7 @@ def offer(maps: Path = Path("/proc/self/maps")) -> Offered:
         lines = maps.read_text().splitlines()
     except OSError as error:
         return Offered(0, f"cannot read the process's mappings ({error.strerror or error})")
-    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    libc = ctypes.CDLL(None, use_errno=True)  # the C library this process runs on: no ldconfig run to find it
     libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
     offered, refused = 0, ""
     for start, end in private_anonymous(lines):
