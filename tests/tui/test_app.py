@@ -3,6 +3,9 @@ preferences that persist, and the mouse."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from core.moves import Play
 from tests.tui.conftest import human_turn, match_of, quick_app, table, wait_until
 from tui.app import DominoesApp
@@ -173,3 +176,21 @@ async def test_the_move_log_shows_the_newest_moves_and_scrolls_back():
         assert log.back == 2 and not str(log.render()).endswith(last)
         await pilot.press("end")
         assert log.back == 0 and str(log.render()).endswith(last)
+
+
+async def test_a_screen_that_leaves_is_freed_once_it_is_taken_down():
+    """A screen taken down is garbage in cycles, which the collector's own full collections free
+    only now and then: the app collects once the screen is down. With automatic collection off,
+    nothing else frees it."""
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    gc.disable()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.push_screen(RulesScreen("chicken-foot"))
+            await pilot.pause()
+            rules = weakref.ref(app.screen)
+            assert isinstance(rules(), RulesScreen)
+            await app.pop_screen()
+            await wait_until(pilot, lambda: rules() is None, timeout=15)
+    finally:
+        gc.enable()
