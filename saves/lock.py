@@ -99,10 +99,17 @@ class MatchLock:
                         reason = f"match {match_id} is open in another process ({holder}); close it there first"
                         raise MatchInUse(reason)
                     if _same_file(descriptor, path):
-                        _write_holder(descriptor)
+                        # Held, and the ending signals handled, before the holder is named: whoever
+                        # sees the name may signal at once, and the file must still go with us.
                         lock = cls(path, descriptor)
                         _held.add(lock)
                         _remove_locks_when_ended()
+                        try:
+                            _write_holder(descriptor)
+                        except BaseException:
+                            _held.discard(lock)
+                            lock._descriptor = None  # closed below: never to be closed twice
+                            raise
                         return lock
                 except BaseException:
                     os.close(descriptor)

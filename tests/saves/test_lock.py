@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -198,3 +199,24 @@ def test_a_lock_file_that_is_not_a_regular_file_is_refused_without_waiting(tmp_p
     os.mkfifo(lock_path(tmp_path, "m1"))
     with pytest.raises(SaveError, match="not a regular file"):
         MatchLock.acquire(tmp_path, "m1")
+
+
+def test_the_ending_signals_are_handled_before_the_holder_is_named(tmp_path, monkeypatch):
+    """A process that reads the holder's pid may signal it at once (`kill`, the tests of lock
+    signals): by then SIGTERM and SIGHUP must already remove the file."""
+    handling: list[object] = []
+    write_holder = saves.lock._write_holder
+
+    def noting(descriptor: int) -> None:
+        handling.append([signal.getsignal(number) for number in saves.lock.ENDING_SIGNALS])
+        write_holder(descriptor)
+
+    monkeypatch.setattr(saves.lock, "_write_holder", noting)
+    saved = {number: signal.signal(number, signal.SIG_DFL) for number in saves.lock.ENDING_SIGNALS}
+    try:
+        lock = MatchLock.acquire(tmp_path, "abc123")
+        lock.release()
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+    assert handling == [[saves.lock._release_and_end] * len(saves.lock.ENDING_SIGNALS)]
