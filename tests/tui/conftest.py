@@ -15,7 +15,8 @@ from tests.core.harness import play_out
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.settings import build_settings
-from tui.widgets import BoardTree, HandView
+from tui.widgets.board_tree import BoardTree
+from tui.widgets.hand_view import HandView
 
 
 @pytest.hookimpl(tryfirst=True)

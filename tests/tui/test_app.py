@@ -12,7 +12,8 @@ from tui.app import DominoesApp
 from tui.commands import ScreenActions
 from tui.preferences import Preferences, load_preferences
 from tui.screens.rules import RulesScreen
-from tui.widgets import BoardTree, HandView
+from tui.widgets.board_tree import BoardTree
+from tui.widgets.hand_view import HandView
 
 
 async def test_keys_that_do_nothing_now_are_greyed_out():

@@ -17,9 +17,9 @@ from tests.tui.conftest import human_turn, match_of, table, wait_until
 from tui.app import DominoesApp
 from tui.commands import ScreenActions
 from tui.preferences import Preferences
-from tui.widgets import BoardTree, HandView
 from tui.widgets.board_labels import LineLabel, fit
-from tui.widgets.board_tree import Marks, rows_of
+from tui.widgets.board_tree import BoardTree, Marks, rows_of
+from tui.widgets.hand_view import HandView
 
 LONG = LineLabel(
     name="toe 2 of the 5-5",

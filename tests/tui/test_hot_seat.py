@@ -14,7 +14,7 @@ from tui.screens.load import LoadScreen
 from tui.screens.pass_device import PassScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.undo_dialog import UndoDialog
-from tui.widgets import HandView
+from tui.widgets.hand_view import HandView
 
 HOT_SEAT = quick_settings(kinds=("human", "human", "bot:easy"), names=("Ana", "Ben", "Cy"), seed=5)
 

@@ -27,7 +27,7 @@ from tui.screens.remote_table import RemoteTableScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.undo_dialog import UndoDialog
 from tui.screens.undo_waiting import UndoWaitingDialog
-from tui.widgets import HandView
+from tui.widgets.hand_view import HandView
 
 TIMEOUT = 30.0
 

@@ -131,7 +131,8 @@ async def test_after_a_hint_enter_plays_the_hinted_tile_at_the_hinted_end():
     from core.bots.hint import hint
     from core.moves import Play
     from tui.presentation import targets_for
-    from tui.widgets import BoardTree, HandView
+    from tui.widgets.board_tree import BoardTree
+    from tui.widgets.hand_view import HandView
 
     kinds = ("human", "bot:easy", "bot:easy")
     app = quick_app(build_settings("doubles", 3, list(kinds), [], {}, 25))

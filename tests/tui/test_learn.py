@@ -19,7 +19,8 @@ from tui.screens.load import LoadScreen
 from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
-from tui.widgets import BoardTree, HandView
+from tui.widgets.board_tree import BoardTree
+from tui.widgets.hand_view import HandView
 from tui.widgets.lesson_panel import LessonPanel
 
 

@@ -11,7 +11,7 @@ from tui.screens.new_match import NewMatchScreen
 from tui.screens.pass_device import PassScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
-from tui.widgets import HandView
+from tui.widgets.hand_view import HandView
 
 
 def check_reveal(screen: RoundOverScreen) -> None:

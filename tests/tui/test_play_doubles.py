@@ -13,7 +13,9 @@ from tui.screens.new_match import NewMatchScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
 from tui.settings import build_settings
-from tui.widgets import BoardTree, HandView, Scorepad
+from tui.widgets.board_tree import BoardTree
+from tui.widgets.hand_view import HandView
+from tui.widgets.scorepad import Scorepad
 
 
 def doubles_settings(seed: int = 8, target: int = 10):

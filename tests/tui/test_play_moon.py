@@ -15,7 +15,7 @@ from tui.screens.new_match import NewMatchScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
 from tui.settings import build_settings
-from tui.widgets import HandView
+from tui.widgets.hand_view import HandView
 from tui.widgets.trick_view import TrickView
 
 

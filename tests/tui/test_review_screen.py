@@ -29,7 +29,7 @@ from tui.screens.pass_device import PassScreen
 from tui.screens.review import ReviewScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
-from tui.widgets import BoardTree
+from tui.widgets.board_tree import BoardTree
 from tui.widgets.review_hand import ReviewHand
 from tui.widgets.verdict_strip import VerdictStrip
 

@@ -26,7 +26,7 @@ from tui.screens.load import LoadScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table import TableScreen
 from tui.screens.title import TitleScreen
-from tui.widgets import HandView
+from tui.widgets.hand_view import HandView
 
 PLAYED = 1_764_424_800  # 2025-11-29 14:00 UTC: fixed, so the load screen's snapshot is stable
 

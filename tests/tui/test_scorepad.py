@@ -7,8 +7,7 @@ from tests.tui.conftest import human_turn, wait_until
 from tests.tui.positions import chicken_foot_last_round
 from tui.app import DominoesApp
 from tui.preferences import Preferences
-from tui.widgets import Scorepad
-from tui.widgets.scorepad import BidRecord, ScoreSheet
+from tui.widgets.scorepad import BidRecord, Scorepad, ScoreSheet
 
 NAMES = ("You", "Seat 2", "Seat 3", "Seat 4")
 ROUNDS = [(36, 18, 0, 17), (29, 30, 42, 40), (15, 26, 23, 31), (18, 16, 16, 23), (13, 6, 14, 30)]

@@ -25,7 +25,8 @@ from tui.lessons import Lesson, Step, lesson_for
 from tui.preferences import SPEED_DELAYS
 from tui.presentation import board_kind, targets_for
 from tui.screens.table import TableScreen
-from tui.widgets import BoardTree, HandView
+from tui.widgets.board_tree import BoardTree
+from tui.widgets.hand_view import HandView
 from tui.widgets.lesson_panel import LessonPanel, PanelStep
 
 STYLES = Path(__file__).resolve().parent.parent / "styles"

@@ -26,7 +26,7 @@ from tui.screens.round_over import RoundOverScreen
 from tui.screens.table_base import BaseTableScreen
 from tui.screens.undo_dialog import UndoDialog
 from tui.screens.undo_waiting import UndoWaitingDialog, request_words
-from tui.widgets import HandView
+from tui.widgets.hand_view import HandView
 
 CLOSE_TIMEOUT = 2.0
 SERVER_KEYS = frozenset({"speed", "save_copy", "redo"})  # the server's: bot pace, saving; it keeps no redo

@@ -34,7 +34,7 @@ from tui.host import host
 from tui.presentation import board_kind, board_marks, line_namer, status_facts
 from tui.review_session import ReviewSession
 from tui.screens.round_over import round_headline
-from tui.widgets import BoardTree
+from tui.widgets.board_tree import BoardTree
 from tui.widgets.dominoes import tile_text
 from tui.widgets.footer import Footer
 from tui.widgets.review_hand import ReviewHand

@@ -26,7 +26,7 @@ from tui.screens.pass_device import PassScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.table_base import BaseTableScreen
 from tui.table_model import LocalTable
-from tui.widgets import HandView
+from tui.widgets.hand_view import HandView
 from workers.bot_process import IN_PROCESS_LEVELS, BotError, decision_seed
 
 BOT_BUDGET: float | None = None  # each level's own budget: medium 0.2 s, hard 1 s

@@ -40,10 +40,11 @@ from tui.presentation import (
 )
 from tui.screens.rules import RulesScreen
 from tui.table_model import TableModel
-from tui.widgets import BoardTree, HandView, Scorepad
+from tui.widgets.board_tree import BoardTree
 from tui.widgets.footer import Footer
+from tui.widgets.hand_view import HandView
 from tui.widgets.move_log import MoveLog
-from tui.widgets.scorepad import ScoreSheet
+from tui.widgets.scorepad import Scorepad, ScoreSheet
 from tui.widgets.trick_view import TrickView
 
 DIALOG_PHASES = {"bidding": "bid", "trump": "name trump"}  # Moon's decisions made in a dialog

@@ -1,8 +1,5 @@
-"""The widgets of the table: the hand, the board tree, the scorepad."""
+"""The widgets of the table: the hand, the board tree, the scorepad, the move log, the footer.
 
-from tui.widgets.board_tree import BoardTree
-from tui.widgets.hand_view import HandView
-from tui.widgets.move_log import MoveLog
-from tui.widgets.scorepad import Scorepad
-
-__all__ = ["BoardTree", "HandView", "MoveLog", "Scorepad"]
+Each is imported from its own module, so a screen loads only the widgets it shows (the title
+screen's first frame waits for none of the table's).
+"""
