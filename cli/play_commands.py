@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from cli.terminal import interface_status, require_terminal
+from cli.interface import run_app
 from cli.usage import PROG, UsageError, add_option_argument, parse_option_pairs
 from core import GAME_NAMES, get_game
 from core.bots import BOT_LEVELS, get_bot
@@ -79,15 +79,6 @@ def resume_save(text: str) -> Any:
     except ValueError as error:
         raise UsageError(f"{PROG} --resume: {error}") from None
     return Autosave.open(store, match_id)
-
-
-def run_app(start: Any = None, saved: Any = None, command: str = PROG) -> int:
-    require_terminal(command, hint=f" (bots play without one in `{PROG} simulate`)")
-    from tui.app import DominoesApp  # Textual is imported only when the interface starts
-
-    app = DominoesApp(start=start, saved=saved)
-    app.run()
-    return interface_status(app)  # an interface that stopped on an error: status 1
 
 
 def run_resume(text: str) -> int:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 PROG = "dominoes"
 
 
 class UsageError(Exception):
     """A bad command-line argument: reported in one line, exit status 2."""
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:

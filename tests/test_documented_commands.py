@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import build_parser
+from cli.parser import build_parser
 from cli.usage import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -363,7 +363,7 @@ def test_the_secret_is_in_no_command_line_log_or_status_file_of_a_hosted_table(t
 
 def test_hosting_again_a_shared_match_dealt_from_a_seed_says_its_deals_can_be_found(capsys, tmp_path, monkeypatch):
     from cli import host_command
-    from cli.main import build_parser
+    from cli.parser import build_parser
     from saves.record import SavedMatch
 
     monkeypatch.setenv("DOMINOES_HOME", str(tmp_path))

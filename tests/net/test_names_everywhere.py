@@ -89,7 +89,7 @@ def test_seat_name_takes_seat_and_name_as_two_words_or_one(home, capsys):
 
 def test_seat_name_in_one_word_names_the_seat(home, monkeypatch):
     from cli.host_command import _new_match
-    from cli.main import build_parser
+    from cli.parser import build_parser
 
     parser = build_parser()
     args = parser.parse_args(["host", "--game", "moon", "--seat-name=2:-bob:x", "--seat-name", "3", "Ana, the elder"])

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from cli.main import build_parser, main
+from cli.main import main
+from cli.parser import build_parser
 from cli.play_commands import new_match_settings
 
 

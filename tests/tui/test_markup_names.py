@@ -160,7 +160,7 @@ async def test_the_lobby_greets_and_lists_names_as_typed():
 
 def test_a_name_with_a_comma_holds_its_seat_at_a_hosted_table(tmp_path):
     from cli.host_command import plan
-    from cli.main import build_parser
+    from cli.parser import build_parser
 
     socket = tmp_path / "t.sock"
     argv = host_argv(
