@@ -7,7 +7,6 @@ interface starts.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -48,6 +47,8 @@ class MatchSettings:
 def new_secret() -> bytes:
     """A match's secret: 256 bits from the operating system's random source (core derives every
     deal from it, and never draws one itself)."""
+    import secrets  # here: the title screen's first frame does not wait for hashlib
+
     from core.chance import SECRET_BYTES
 
     return secrets.token_bytes(SECRET_BYTES)
