@@ -65,6 +65,7 @@ from typing import Any
 
 from cli import heap_holes, hot_code, page_merging
 from cli.immortal import Immortalized, immortalize, reachable
+from cli.parser import COMMANDS
 from cli.settled import Settled, settle
 from net.control_channel import ZYGOTE_NAME, close_all, receive, send
 from net.session_priority import MOST_NICE, give_way_to_the_door
@@ -80,6 +81,8 @@ CLI_ENTRY = str(Path(__file__).resolve().parent.parent / "cli" / "__main__.py") 
 PRELOAD_PACKAGES = ("tui", "core", "saves", "workers")
 PRELOAD_MODULES = (
     "cli.main",
+    "cli.parser",
+    *(f"cli.{name}" for name in COMMANDS),
     "net.address",
     "net.client",
     "net.file_lock",
@@ -170,6 +173,7 @@ def parse_lobby_css() -> int:
     parse their CSS as they start, as before)."""
     from tui.lobby_app import LobbyApp
     from tui.preferences import Preferences
+    from tui.styles import STYLES
     from tui.textual_fixes import share_parsed_css
 
     share_parsed_css()
@@ -178,6 +182,9 @@ def parse_lobby_css() -> int:
         app = LobbyApp("warm", preferences=Preferences())
         async with app.run_test(headless=True, size=(80, 24)) as pilot:
             await pilot.pause()
+            for path in sorted(STYLES.glob("*.tcss")):  # and every screen's, read as each first opens
+                app.stylesheet.read(path)
+            app.stylesheet.reparse()
 
     with hot_code.nobody_s_folders():
         try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
@@ -15,7 +14,7 @@ from tui import textual_fixes  # noqa: F401 - applied on import, before any widg
 from tui.commands import ScreenActions
 from tui.preferences import Preferences, load_preferences, save_preferences
 from tui.screens.title import TitleScreen
-from tui.settings import MatchSettings
+from tui.styles import APP_STYLES
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,10 +28,10 @@ if TYPE_CHECKING:
     from net.client import TableClient
     from saves import Autosave, Loaded, SaveStore
     from tui.screens.table import TableScreen
+    from tui.settings import MatchSettings
     from tui.table_model import TableModel
     from workers.bot_process import BotProcess
 
-STYLES = Path(__file__).resolve().parent / "styles"
 BACKGROUND_NICENESS = 15  # a finished match's review, for the record: below everything the player does
 SCREEN_GONE_SECONDS = 0.3  # after a screen leaves the stack: Textual has mostly taken it down by then
 THEMES = ("textual-dark", "textual-light", "ansi-dark", "ansi-light")  # the ANSI ones suit 16 colours
@@ -42,7 +41,9 @@ class DominoesApp(App[None]):
     """The application. Screens other than the title are imported when first shown, which keeps
     the start-up close to a bare Textual app's (bench/startup.py)."""
 
-    CSS_PATH: ClassVar = [STYLES / "app.tcss", STYLES / "table.tcss"]  # absolute, so subclasses find them
+    # Absolute, so subclasses find it. The table's styles come with the screens that use them: the
+    # title screen's first frame does not wait to parse them.
+    CSS_PATH: ClassVar = [APP_STYLES]
     TITLE = "Dominoes"
     COMMANDS = App.COMMANDS | {ScreenActions}
     BINDINGS = [
@@ -265,6 +266,7 @@ class DominoesApp(App[None]):
         one (`autosave` given) goes on in its own."""
         from saves import Autosave
         from tui.screens.lesson_table import table_screen
+        from tui.settings import MatchSettings
 
         self.joined = False  # a match of its own now, after any joined one
         if self.autosave is not autosave:

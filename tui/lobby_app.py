@@ -14,10 +14,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from core import GAME_NAMES
-from tui.app import STYLES, DominoesApp
+from tui.app import DominoesApp
 from tui.preferences import Preferences, load_preferences, save_preferences
 from tui.screens.lobby import LobbyScreen
 from tui.settings import MatchSettings, build_settings
+from tui.styles import STYLES
 
 if TYPE_CHECKING:
     from textual.timer import Timer

@@ -7,7 +7,7 @@ a new match."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,6 +23,7 @@ from tui.fair_check import FairCheck
 from tui.host import host
 from tui.outcome import Outcome, Standing, outcome
 from tui.presentation import scorepad_extras
+from tui.styles import STYLES
 from tui.table_model import TableModel, as_table
 from tui.widgets.footer import Footer
 from tui.widgets.scorepad import ScoreSheet, ScoreTable
@@ -60,6 +61,8 @@ REVEAL_POLL = 0.2  # seconds between looks for a joined table's revealed match
 
 class GameOverScreen(Screen[str]):
     """Dismissed with "rematch", "new" or "title"."""
+
+    CSS_PATH: ClassVar = STYLES / "game_over.tcss"
 
     BINDINGS = [
         Binding("r", "choose('rematch')", "Rematch", id="over.rematch"),

@@ -7,7 +7,7 @@ The server's record is brought up to date and read in a thread.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from core import GAME_NAMES, GAME_TITLES
 from tui.host import host
+from tui.styles import STYLES
 from tui.widgets.footer import Footer
 
 WORDS = {
@@ -29,6 +30,7 @@ WORDS = {
 
 
 class LeaderboardScreen(Screen[None]):
+    CSS_PATH: ClassVar = STYLES / "leaderboard.tcss"
     BINDINGS = [
         Binding("enter", "open", "Open record", id="board.open"),
         Binding("right", "game(1)", "Next game", key_display="→", id="board.next"),

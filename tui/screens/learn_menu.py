@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from core import GAME_NAMES, GAME_TITLES
 from tui.lessons import LessonError, load_lesson
+from tui.styles import STYLES
 from tui.widgets.footer import Footer
 
 
@@ -26,6 +29,8 @@ def lesson_summary(game: str) -> str:
 
 class LearnScreen(ModalScreen[str | None]):
     """Dismissed with the game to learn, or None (Escape)."""
+
+    CSS_PATH: ClassVar = STYLES / "learn_menu.tcss"
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Back", id="learn.back")]
 

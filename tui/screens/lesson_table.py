@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -25,11 +24,10 @@ from tui.lessons import Lesson, Step, lesson_for
 from tui.preferences import SPEED_DELAYS
 from tui.presentation import board_kind, targets_for
 from tui.screens.table import TableScreen
+from tui.styles import STYLES, TABLE_STYLES
 from tui.widgets.board_tree import BoardTree
 from tui.widgets.hand_view import HandView
 from tui.widgets.lesson_panel import LessonPanel, PanelStep
-
-STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 
 def table_screen(match: Match) -> TableScreen:
@@ -46,7 +44,7 @@ def place_name(game: Any, board: Any, line_id: int) -> str:
 
 
 class LessonTableScreen(TableScreen):
-    CSS_PATH: ClassVar = STYLES / "lesson.tcss"
+    CSS_PATH: ClassVar = [TABLE_STYLES, STYLES / "lesson.tcss"]
     BINDINGS = [Binding("enter", "go_on", "Go on", priority=True, id="lesson.go_on")]
     SHORT = 30  # rows: below this, the lesson panel has the side column to itself (lesson.tcss)
 

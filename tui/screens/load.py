@@ -4,6 +4,8 @@ refused in one line naming that process, and the list stays."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +20,7 @@ from saves.listing import Entry, entries, format_entry
 from saves.store import SaveStore
 from tui.host import host
 from tui.lessons import lesson_for
+from tui.styles import STYLES
 from tui.widgets.footer import Footer
 
 
@@ -39,6 +42,8 @@ OPTION_FRAME = 8  # the screen's padding, the list's border and padding, the opt
 
 class LoadScreen(Screen[Autosave | None]):
     """Dismissed with the chosen match, opened (locked and read afresh), or None."""
+
+    CSS_PATH: ClassVar = STYLES / "load.tcss"
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="load.back"),

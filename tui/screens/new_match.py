@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -17,6 +19,7 @@ from core.seats import MAX_NAME
 from tui.host import host
 from tui.preferences import MAX_SEATS
 from tui.settings import MatchSettings, build_settings
+from tui.styles import STYLES
 from tui.widgets.footer import Footer
 
 
@@ -40,6 +43,7 @@ def seat_choices() -> list[tuple[str, str]]:
 
 
 class NewMatchScreen(Screen[None]):
+    CSS_PATH: ClassVar = STYLES / "new_match.tcss"
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="new.start"),
         Binding("escape", "app.pop_screen", "Back", id="new.back"),

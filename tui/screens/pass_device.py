@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,11 +11,14 @@ from textual.containers import Center, Middle
 from textual.screen import Screen
 from textual.widgets import Static
 
+from tui.styles import STYLES
 from tui.widgets.footer import Footer
 
 
 class PassScreen(Screen[None]):
     """Covers the whole table, so the previous player's tiles are gone before the next one looks."""
+
+    CSS_PATH: ClassVar = STYLES / "pass_device.tcss"
 
     BINDINGS = [Binding("enter", "ready", "I'm ready", id="pass.ready", priority=True)]
 

@@ -34,6 +34,7 @@ from tui.host import host
 from tui.presentation import board_kind, board_marks, line_namer, status_facts
 from tui.review_session import ReviewSession
 from tui.screens.round_over import round_headline
+from tui.styles import STYLES, TABLE_STYLES
 from tui.widgets.board_tree import BoardTree
 from tui.widgets.dominoes import tile_text
 from tui.widgets.footer import Footer
@@ -43,7 +44,6 @@ from tui.widgets.verdict_strip import StripCell, VerdictStrip
 from tui.widgets.verdicts import VERDICT_STYLES, verdict_mark, verdict_text
 from workers.review_pool import ReviewError
 
-STYLES = Path(__file__).resolve().parent.parent / "styles"
 REVIEW_NICENESS = 10  # the workers think below the interface, which keeps answering keys
 REVIEW_SETTINGS = ReviewSettings()  # the command's defaults: 0.2 s a decision, seed 0
 
@@ -64,7 +64,7 @@ def copy_of(match: Match) -> Match:
 
 
 class ReviewScreen(Screen[None]):
-    CSS_PATH: ClassVar = STYLES / "review.tcss"
+    CSS_PATH: ClassVar = [TABLE_STYLES, STYLES / "review.tcss"]  # the board and hand as at the table
     AUTO_FOCUS = None  # nothing takes the keys from the screen: they step through the review
     # Short words for the footer (all of them fit at 80 columns); the palette shows the tooltips.
     BINDINGS = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +15,7 @@ from core import Match
 from core.words import plural
 from tui.host import host
 from tui.presentation import high_score_wins
+from tui.styles import STYLES
 from tui.table_model import TableModel, as_table
 from tui.widgets.dominoes import tile_text
 from tui.widgets.footer import Footer
@@ -48,6 +49,8 @@ def _headline(game_name: str, names: tuple[str, ...], view: Any) -> str:
 
 class RoundOverScreen(ModalScreen[str]):
     """Dismissed with "next" (go on) or "undo" (take back the last decision)."""
+
+    CSS_PATH: ClassVar = STYLES / "round_over.tcss"
 
     BINDINGS = [
         Binding("enter", "next", "Continue", id="round.next", priority=True),

@@ -8,7 +8,7 @@ shows every game, one tab each (← → between them), opening on the last game 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,10 +18,12 @@ from textual.widgets import Markdown, TabbedContent, TabPane
 
 from core import GAME_NAMES, get_game
 from tui.rules_page import rules_text
+from tui.styles import STYLES
 from tui.widgets.footer import Footer
 
 
 class RulesScreen(Screen[None]):
+    CSS_PATH: ClassVar = STYLES / "rules.tcss"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="rules.back"),
         Binding("q", "app.pop_screen", "Back", show=False, id="rules.back_q"),

@@ -9,7 +9,7 @@ comes from a `loader` (the player's own record, or another player's public part 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tui.host import host
+from tui.styles import STYLES
 from tui.widgets.chart import Chart
 from tui.widgets.footer import Footer
 
@@ -27,6 +28,7 @@ Loader = Callable[[], tuple[dict[str, Any] | None, list[str]]]  # (statistics, n
 
 
 class StatsScreen(Screen[None]):
+    CSS_PATH: ClassVar = STYLES / "stats.tcss"
     BINDINGS = [
         Binding("right", "game(1)", "Next game", key_display="→", id="stats.next"),
         Binding("left", "game(-1)", "Previous game", key_display="←", id="stats.previous"),

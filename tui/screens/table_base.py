@@ -10,7 +10,7 @@ server) is the subclass's.
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -39,6 +39,7 @@ from tui.presentation import (
     turn_advice,
 )
 from tui.screens.rules import RulesScreen
+from tui.styles import TABLE_STYLES
 from tui.table_model import TableModel
 from tui.widgets.board_tree import BoardTree
 from tui.widgets.footer import Footer
@@ -52,6 +53,7 @@ LOG_LINES = 300
 
 
 class BaseTableScreen(Screen[None]):
+    CSS_PATH: ClassVar = [TABLE_STYLES]
     # Every key of every kind of table, in one order (the footer's); a table greys or hides the
     # ones it has no use for in check_action.
     AUTO_FOCUS = "#hand"  # the hand takes the keys from the first frame (and its keys are in the footer)

@@ -8,19 +8,19 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import GAME_NAMES, GAME_TITLES
 from tui.host import host
-from tui.widgets.footer import Footer
 
 if TYPE_CHECKING:
     from saves import Loaded
 
 BANNER = "[b]D O M I N O E S[/b]"
+BANNER_TILES = "[dim][1|2] [2|5] [5|5] [5|9][/dim]"
 
 
 class TitleScreen(Screen[None]):
@@ -41,9 +41,10 @@ class TitleScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         games = " · ".join(GAME_TITLES[name] for name in GAME_NAMES)
-        with Center(), Vertical(id="title-box"):
-            yield Static(BANNER, id="banner")
-            yield Static("[dim][1|2] [2|5] [5|5] [5|9][/dim]", id="banner-tiles")
+        # The banner and its tiles in one widget, the box centred by the screen: each widget is styles
+        # worked out and lines drawn before the first frame (bench/startup.py).
+        with Vertical(id="title-box"):
+            yield Static(f"{BANNER}\n{BANNER_TILES}", id="banner")
             yield Static(games, id="games")
             yield OptionList(
                 Option("New match", id="new"),
@@ -54,7 +55,16 @@ class TitleScreen(Screen[None]):
                 Option("Quit", id="quit"),
                 id="title-menu",
             )
-        yield Footer()
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.add_footer)
+
+    def add_footer(self) -> None:
+        """The keys, a frame after the title and its menu: composing them (a widget a key) and
+        working out their styles took as long as the rest of the first frame (bench/startup.py)."""
+        from tui.widgets.footer import Footer
+
+        self.mount(Footer())
 
     def on_screen_resume(self) -> None:
         self.call_after_refresh(self.find_latest)  # after the first frame: reading saves takes a while
