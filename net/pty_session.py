@@ -25,10 +25,9 @@ import termios
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-import asyncssh
-
 from net.rate import TokenBucket
 from net.session_priority import give_way_to_the_door
+from net.ssh_library import asyncssh
 
 DEFAULT_SIZE = (80, 24)
 MAX_COLUMNS, MAX_ROWS = 500, 200  # larger windows are drawn at this size

@@ -10,9 +10,8 @@ import re
 import stat
 from pathlib import Path
 
-import asyncssh
-
 from core.seats import check_name
+from net.ssh_library import asyncssh
 
 MAX_KEY_FILE = 1024 * 1024  # an authorized-keys or host-key file is a few kilobytes; refuse anything huge
 HOST_KEY_ALGORITHM = "ssh-ed25519"

@@ -24,8 +24,6 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import asyncssh
-
 from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.paths import data_dir
@@ -33,6 +31,7 @@ from net.player_sessions import DoorSessions, SessionCaps, child_environment, lo
 from net.pty_session import PtyProcess, TerminalSession
 from net.session_fork import WarmSessions
 from net.ssh_keys import load_authorized_keys, load_or_create_host_key
+from net.ssh_library import asyncssh
 from saves.json_file import private_directory
 
 DEFAULT_MAX_SESSIONS = ServerLimits.max_sessions
