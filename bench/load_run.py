@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from startup import plain_text, shows  # noqa: E402
 
-from cli.page_merging import KSM_RUN, kernel_merging  # noqa: E402
-from net.session_fork import is_zygote  # noqa: E402
+from warm_sessions.page_merging import KSM_RUN, kernel_merging  # noqa: E402
+from warm_sessions.session_fork import is_zygote  # noqa: E402
 
 
 class Watched(Protocol):
@@ -87,7 +87,7 @@ MERGING_SETTLE = 120  # seconds: the kernel's same-page merging at its defaults 
 
 
 def page_merging() -> str:
-    """Whether the kernel merges the pages sessions offer it (cli.page_merging), and how fast it looks."""
+    """Whether the kernel merges the pages sessions offer it (warm_sessions.page_merging), and how fast it looks."""
     state = kernel_merging()
     if state != "running":
         return f"{state} (the sessions' pages are never merged)"

@@ -4,7 +4,7 @@ app forked the same way costs: the floor under the SSH and web doors' figures pe
     .venv/bin/python bench/session_memory.py              # 3 forks of each, medians
     .venv/bin/python bench/session_memory.py --forks 5 --seconds 8
 
-A process prepared as the zygote prepares itself (`cli.zygote.preload`, then `gc.collect()` and
+A process prepared as the zygote prepares itself (`warm_sessions.zygote.preload`, then `gc.collect()` and
 `gc.freeze()`) forks one child at a time. Each child runs an app at 80x24 with a driver that renders
 every frame as for a terminal and writes it nowhere, for --seconds, then reports its private memory
 (Private_Dirty in /proc/self/smaps_rollup: the pages it copied from the zygote on writing to them,
@@ -117,9 +117,10 @@ def main() -> int:
     home = tempfile.mkdtemp(prefix="dominoes-bench-")
     os.environ["DOMINOES_HOME"] = os.environ["DOMINOES_SERVER_HOME"] = home  # an empty server, nobody's data
     try:
-        from cli.zygote import prepare_to_fork
+        from cli.session_entry import SESSION_ENTRY
+        from warm_sessions.zygote import prepare_to_fork
 
-        prepared = prepare_to_fork()
+        prepared = prepare_to_fork(SESSION_ENTRY)
         zygote = private_kib()
         figures = {kind: [fork_one(kind, args.seconds) for _ in range(args.forks)] for kind in KINDS}
     finally:

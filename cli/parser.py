@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 from importlib import import_module
+from types import ModuleType
 from typing import NoReturn
 
 from cli.usage import PROG, UsageError
@@ -37,6 +38,10 @@ COMMANDS = (
 )
 
 
+def command_modules() -> list[ModuleType]:
+    return [import_module(f"cli.{name}") for name in COMMANDS]
+
+
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog=PROG, description="Chicken Foot, Doubles and Three-player Moon in the terminal.")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -48,6 +53,6 @@ def build_parser() -> ArgumentParser:
         help="go on with a saved match (an id or the start of one; default: the latest unfinished match)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        import_module(f"cli.{name}").add_parser(commands)
+    for module in command_modules():
+        module.add_parser(commands)
     return parser

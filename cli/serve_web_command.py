@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from cli import output
-from cli.ssh_commands import add_limit_arguments, add_spawn_argument, fork_warm_sessions, limits_from
+from cli.ssh_commands import add_limit_arguments, add_spawn_argument, limits_from, session_launcher
 from cli.usage import PROG, UsageError
 
 NAME = f"{PROG} serve-web"
@@ -62,17 +62,16 @@ def run(args: argparse.Namespace) -> int:
 
     # on_note: what the door turns away, a line a second at most
     try:
-        door = WebFrontDoor(data_dir(), limits=limits, spawn=args.spawn, on_note=say)
+        door = WebFrontDoor(data_dir(), limits=limits, launcher=session_launcher(args), on_note=say)
     except OSError as error:  # its data folder, or the page's files of an installation left incomplete
         print(f"{NAME}: cannot start: {error}", file=sys.stderr)
         return 1
-    fork_warm_sessions(door.warm, args)
     try:
         return asyncio.run(_serve(door, args.host, args.port, base_url))
     except KeyboardInterrupt:
         return 0
     finally:
-        door.warm.end_forked()  # a zygote the door never took on (it could not start): ended, not left
+        door.launcher.end_forked()  # a zygote the door never took on (it could not start): ended, not left
 
 
 async def _serve(door: Any, host: str, port: int, base_url: str | None) -> int:

@@ -62,18 +62,29 @@ def add_spawn_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def fork_warm_sessions(warm: Any, args: argparse.Namespace) -> None:
-    """A door's zygote forked from the door's own process, before it starts anything, so that the
-    two share what both imported (`cli.zygote.fork_zygote`); unless sessions are spawned (--spawn),
-    or the door runs in a process that is not its own (`main` called by another program, whose
-    process is not the door's to prepare): the door then starts its zygote as a program."""
-    if not warm.warm or not getattr(args, "own_process", False):
-        return
-    from cli.zygote import fork_zygote
+def session_launcher(args: argparse.Namespace) -> Any:
+    """How the door's sessions start: forked from a warm process (`warm_sessions`), or with
+    --spawn each as a fresh process. A door run as the program forks its zygote from its own
+    process, before it starts anything, so that the two share what both imported
+    (`warm_sessions.zygote.fork_zygote`); in a process that is not its own (`main` called by
+    another program, whose process is not the door's to prepare) the door starts its zygote as a
+    program."""
+    import os
 
-    forked = fork_zygote(warm.environment)
-    if forked is not None:
-        warm.take_forked(forked.pid, forked.channel)
+    if args.spawn:
+        from net.session_launch import SessionLauncher
+
+        return SessionLauncher(os.environ)
+    from cli.session_entry import SESSION_ENTRY
+    from warm_sessions.session_fork import WarmSessions
+    from warm_sessions.zygote import fork_zygote
+
+    launcher = WarmSessions(os.environ, SESSION_ENTRY)
+    if launcher.warm and getattr(args, "own_process", False):
+        forked = fork_zygote(launcher.environment, SESSION_ENTRY)
+        if forked is not None:
+            launcher.take_forked(forked.pid, forked.channel)
+    return launcher
 
 
 def add_limit_arguments(parser: argparse.ArgumentParser, sessions: bool) -> None:
@@ -128,13 +139,12 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
             Path(args.authorized_keys),
             host_key,
             limits=limits,
-            spawn=args.spawn,
+            launcher=session_launcher(args),
             on_note=lambda line: say(f"{name}: {line}"),
         )
     except KeyFileError as error:
         print(f"{name}: {error}", file=sys.stderr)
         return 1
-    fork_warm_sessions(door.warm, args)
     import asyncio
 
     try:
@@ -142,7 +152,7 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        door.warm.end_forked()  # a zygote the door never took on (it could not start): ended, not left
+        door.launcher.end_forked()  # a zygote the door never took on (it could not start): ended, not left
 
 
 async def _serve(door: Any, host: str, port: int, name: str) -> int:

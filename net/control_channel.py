@@ -1,5 +1,5 @@
-"""The control channel between a door (`net.session_fork`) and its warm session server
-(`cli.zygote`): a Unix socket pair (SOCK_SEQPACKET), one JSON message a packet, descriptors passed
+"""The control channel between a door (`warm_sessions.session_fork`) and its warm session server
+(`warm_sessions.zygote`): a Unix socket pair (SOCK_SEQPACKET), one JSON message a packet, descriptors passed
 beside it, at most MAX_MESSAGE bytes a message."""
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ class PtyChild:
         launch: Launch | None = None,
     ) -> None:
         """Start the child at `size`: spawned (`spawn_in_pty`), or as `launch` starts it (forked
-        from a warm process: `net.session_fork`). OSError if it cannot be started."""
+        from a warm process: `warm_sessions.session_fork`). OSError if it cannot be started."""
         self.master, self.process = await (launch or spawn_in_pty)(argv, environment, size)
         self.resume_output()
         self._watch = asyncio.get_running_loop().create_task(self._wait_for_exit())

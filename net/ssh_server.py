@@ -6,9 +6,9 @@ refused like an unknown key. Passwords, keyboard-interactive, host-based and GSS
 and so is every kind of forwarding. Each session with a pty runs the player's lobby session
 (`net.player_sessions.lobby_session`: their own data folder, the server's tables) as a child
 process in a pty of its own (`net.pty_session`), forked from a warm process that has imported the
-app (`net.session_fork`; `spawn=True` starts each afresh, as `--spawn` does). Sessions are counted
-under the server's caps whatever door they came through; a connection that holds no session is
-closed after a while.
+app (the launcher its front end gives it, `warm_sessions.session_fork`; by default, and with
+`--spawn`, each starts afresh). Sessions are counted under the server's caps whatever door they
+came through; a connection that holds no session is closed after a while.
 
 Strangers are bounded (`net.door_guard`, in the spirit of OpenSSH's MaxStartups): connections not
 yet logged in are capped in all and per address, the oldest of the busiest address closed first,
@@ -29,7 +29,7 @@ from net.limits import ServerLimits
 from net.paths import data_dir
 from net.player_sessions import DoorSessions, SessionCaps, child_environment, lobby_session
 from net.pty_session import PtyProcess, TerminalSession
-from net.session_fork import WarmSessions
+from net.session_launch import SessionLauncher
 from net.ssh_keys import load_authorized_keys, load_or_create_host_key
 from net.ssh_library import asyncssh
 from saves.json_file import private_directory
@@ -125,7 +125,7 @@ class SSHFrontDoor:
         data: Path | None = None,
         environment: Mapping[str, str] | None = None,
         on_note: Callable[[str], None] | None = None,
-        spawn: bool = False,
+        launcher: SessionLauncher | None = None,
     ) -> None:
         self.keys = load_authorized_keys(authorized_keys)  # KeyFileError before anything starts
         self.host_key_path = host_key
@@ -140,7 +140,8 @@ class SSHFrontDoor:
         self.caps = SessionCaps(self.data, limits)
         self.no_session_close = NO_SESSION_CLOSE
         self.environment = child_environment(os.environ if environment is None else environment)
-        self.warm = WarmSessions(self.environment, spawn=spawn)  # sessions forked warm, or (spawn) started afresh
+        # How sessions start: spawned afresh unless the front end hands the door a warm launcher.
+        self.launcher = launcher if launcher is not None else SessionLauncher(self.environment)
         self.sessions = DoorSessions(self.caps, "ssh")
         self.active: set[TerminalSession] = self.sessions.active
         self.port = 0
@@ -167,8 +168,8 @@ class SSHFrontDoor:
     def launch(
         self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
     ) -> Awaitable[tuple[int, PtyProcess]]:
-        """Start a session's child in a pty of its own (`net.session_fork`)."""
-        return self.warm.launch(argv, environment, size)
+        """Start a session's child in a pty of its own (`self.launcher`)."""
+        return self.launcher.launch(argv, environment, size)
 
     def take_session(self, session: TerminalSession) -> str | None:
         """Count one more session of its player, under the caps every door shares; the reason in one
@@ -206,7 +207,7 @@ class SSHFrontDoor:
         )
         self.port = self._acceptor.get_port()
         quiet_accept_errors(asyncio.get_running_loop(), self.notes)  # kept while the loop runs (see its words)
-        await self.warm.start()
+        await self.launcher.start()
 
     async def serve_forever(self) -> None:
         assert self._acceptor is not None
@@ -231,4 +232,4 @@ class SSHFrontDoor:
         for session in list(self.active):
             self.release_session(session)
         self.notes.close()
-        await self.warm.close()
+        await self.launcher.close()

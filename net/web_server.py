@@ -7,7 +7,7 @@ textual-serve's own server runs
 one Textual app per connection through Textual's web driver on pipes; a player's lobby session is
 a chain of apps and `dominoes join` children in one terminal, and checks that it has one, so here
 each session runs in a pseudo-terminal exactly as an SSH session does (`net.web_session`), forked
-from the same kind of warm process (`net.session_fork`; `spawn=True` starts each afresh).
+from the same kind of warm process (the launcher its front end gives it; by default each starts afresh).
 
 Nobody gets in without an invitation (`net.web_auth`): every page, asset and the terminal socket
 answer 401 without a valid session cookie and start nothing; `/join/TOKEN` with a live invite sets
@@ -45,7 +45,7 @@ from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, rais
 from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
 from net.pty_session import PtyProcess
-from net.session_fork import WarmSessions
+from net.session_launch import SessionLauncher
 from net.web_auth import Gatekeeper, Session, SignInsTooFast, digest
 from net.web_session import BrowserSession, size_from_query
 from net.web_window import ACCEPT_CH, size_from_hints
@@ -193,7 +193,7 @@ class WebFrontDoor:
         limits: ServerLimits | None = None,
         environment: Mapping[str, str] | None = None,
         on_note: Callable[[str], None] | None = None,
-        spawn: bool = False,
+        launcher: SessionLauncher | None = None,
     ) -> None:
         self.data = data
         self.gate = Gatekeeper(data)
@@ -204,8 +204,9 @@ class WebFrontDoor:
         self.limits = limits or ServerLimits()
         self.caps = SessionCaps(data, self.limits)
         self.environment = {**(os.environ if environment is None else environment), **SESSION_ENVIRONMENT}
-        self.warm = WarmSessions(self.environment, spawn=spawn)  # sessions forked warm, or (spawn) started afresh
-        self.prestart = not spawn  # start a session with its page, not when its socket comes (--spawn: as before)
+        # How sessions start: spawned afresh unless the front end hands the door a warm launcher.
+        self.launcher = launcher if launcher is not None else SessionLauncher(self.environment)
+        self.prestart = self.launcher.warm  # a session starts with its page, not when its socket comes
         self._prestarted: dict[str, tuple[BrowserSession, asyncio.Task[bool], asyncio.TimerHandle]] = {}
         self._sizes: dict[str, tuple[int, int]] = {}  # a signed-in browser's last window size
         self.sessions = DoorSessions(self.caps, "web")
@@ -239,8 +240,8 @@ class WebFrontDoor:
     def launch(
         self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
     ) -> Awaitable[tuple[int, PtyProcess]]:
-        """Start a session's child in a pty of its own (`net.session_fork`)."""
-        return self.warm.launch(argv, environment, size)
+        """Start a session's child in a pty of its own (`self.launcher`)."""
+        return self.launcher.launch(argv, environment, size)
 
     def take_session(self, session: BrowserSession) -> str | None:
         """Count one more session of its player, under the caps every door shares; the reason in one
@@ -527,7 +528,7 @@ class WebFrontDoor:
         shown = f"[{host}]" if ":" in host else host
         self.base_url = base_url or f"http://{shown}:{self.port}"
         self.gate.open(self.base_url)
-        await self.warm.start()
+        await self.launcher.start()
         self._watcher = asyncio.get_running_loop().create_task(self._watch_invites())
 
     async def _watch_invites(self) -> None:
@@ -571,5 +572,5 @@ class WebFrontDoor:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._listener.wait_closed(), 2.0)
         self.notes.close()
-        await self.warm.close()
+        await self.launcher.close()
         self._closed.set()

@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 
@@ -92,9 +93,23 @@ class Keys:
         self.authorized.write_text(key_line(alice, "alice") + key_line(mallory, "mallory"))
 
 
+def with_launcher(options: dict[str, object]) -> dict[str, object]:
+    """A door's options with the launcher its front end would give it: warm, unless `spawn=True`
+    (as `--spawn`)."""
+    from cli.session_entry import SESSION_ENTRY
+    from net.session_launch import SessionLauncher
+    from warm_sessions.session_fork import WarmSessions
+
+    options = dict(options)
+    environment: Any = options.get("environment") or os.environ
+    spawn = options.pop("spawn", False)
+    options["launcher"] = SessionLauncher(environment) if spawn else WarmSessions(environment, SESSION_ENTRY)
+    return options
+
+
 @asynccontextmanager
 async def running_door(home: Path, keys: Keys, **options: object) -> AsyncIterator[SSHFrontDoor]:
-    door = SSHFrontDoor(keys.authorized, home / "ssh_host_ed25519_key", **options)  # type: ignore[arg-type]
+    door = SSHFrontDoor(keys.authorized, home / "ssh_host_ed25519_key", **with_launcher(options))  # type: ignore[arg-type]
     await door.start("127.0.0.1", 0)
     try:
         yield door

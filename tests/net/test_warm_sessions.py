@@ -1,5 +1,5 @@
 """Sessions forked from the doors' warm process: what a spawned session was, and nothing shared that
-must not be (net.session_fork, cli.zygote). asyncssh and browser-protocol clients on loopback
+must not be (warm_sessions.session_fork, warm_sessions.zygote). asyncssh and browser-protocol clients on loopback
 against the real doors, whose sessions run the real lobby."""
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from net import session_priority, web_server, web_session
 from net.control_channel import ZYGOTE_NAME
 from net.limits import ServerLimits
 from net.player_sessions import player_home
-from net.session_fork import is_zygote
 from net.session_priority import group_niceness
 from net.web_server import PAGE
 from saves import SaveStore
@@ -34,6 +33,7 @@ from tests.net.test_ssh_server import window_size
 from tests.net.web_client import browser, open_screen, running_web_door, signed_in
 from tests.processes import children, piped_dominoes, wait_until
 from tui.preferences import FILE_NAME, Preferences, save_preferences
+from warm_sessions.session_fork import is_zygote
 
 
 def parent_of(pid: int) -> int:
@@ -94,7 +94,7 @@ def test_two_players_sessions_are_forked_and_share_no_folder_deal_or_descriptor(
 
     async def run() -> None:
         async with running_door(home, keys) as door:
-            zygote = door.warm.zygote.process.pid
+            zygote = door.launcher.zygote.process.pid
             sessions = {}
             for name, key in (("alice", keys.known), ("mallory", keys.mallory)):
                 connection = await connect(door, key, username=name)
@@ -145,7 +145,7 @@ def test_the_more_sessions_run_the_nicer_each_is_those_running_already_too(home,
                 != niceness(os.getpid())
             )
             assert niceness(first) == niceness(second)  # made as nice when the second came
-            zygote = door.warm.zygote.process.pid
+            zygote = door.launcher.zygote.process.pid
             assert niceness(zygote) in {(os.nice(0), 0), (os.nice(0), None)}  # its group never the sessions'
             threads = os.listdir(f"/proc/{first}/task")
             assert len(threads) > 1  # the interface's own threads, started before: as nice
@@ -180,7 +180,7 @@ def test_a_session_killed_mid_save_leaves_its_match_whole(home, keys):
                     await screen.wait_for("alice's tiles")
                 (session,) = door.active
                 pid = session.child.process.pid
-                assert parent_of(pid) == door.warm.zygote.process.pid
+                assert parent_of(pid) == door.launcher.zygote.process.pid
                 for _ in range(chooser.randrange(20, 60)):  # play on: every event is saved
                     try:
                         channel.write(chooser.choice([b"\r", b"\r", b"d", b"p", b"\x1b[C"]))
@@ -205,7 +205,7 @@ def test_a_session_killed_mid_save_leaves_its_match_whole(home, keys):
 def test_sessions_are_spawned_while_a_dead_zygote_is_restarted_and_forked_again_after(home, keys):
     async def run() -> None:
         async with running_door(home, keys) as door:
-            first = door.warm.zygote
+            first = door.launcher.zygote
             connection = await connect(door, keys.known, username="alice")
             channel, screen = await open_terminal(connection)
             await screen.wait_for("Dominoes lobby")
@@ -219,13 +219,13 @@ def test_sessions_are_spawned_while_a_dead_zygote_is_restarted_and_forked_again_
             (spawned,) = door.active - {forked}
             assert parent_of(spawned.child.process.pid) == os.getpid()  # started afresh by the door meanwhile
 
-            await until(lambda: door.warm.ready, "a new zygote ready")
-            assert door.warm.zygote is not first and door.warm.restarts == 1
+            await until(lambda: door.launcher.ready, "a new zygote ready")
+            assert door.launcher.zygote is not first and door.launcher.restarts == 1
             third = await connect(door, keys.mallory, username="mallory")
             _, again = await open_terminal(third)
             await again.wait_for("signed in as mallory")
             (warm,) = door.active - {forked, spawned}
-            assert parent_of(warm.child.process.pid) == door.warm.zygote.process.pid
+            assert parent_of(warm.child.process.pid) == door.launcher.zygote.process.pid
 
             # The session the dead zygote forked goes on, and ends as any session does.
             before = len(screen.received)
@@ -310,7 +310,7 @@ def test_with_spawn_every_session_is_started_afresh_and_no_zygote_runs(home, key
 
     async def run() -> None:
         async with running_door(home, keys, spawn=True) as door:
-            assert door.warm.zygote is None
+            assert not door.launcher.warm
             connection = await connect(door, keys.known, username="alice")
             channel, screen = await open_terminal(connection)
             await screen.wait_for("Dominoes lobby")
@@ -333,7 +333,7 @@ def test_a_browser_session_is_forked_too_and_hung_up_when_its_socket_goes(home: 
             await screen.wait_for("signed in as Ann")
             (session,) = door.active
             process = session.child.process
-            assert parent_of(process.pid) == door.warm.zygote.process.pid
+            assert parent_of(process.pid) == door.launcher.zygote.process.pid
             assert (home / "players" / "ann").is_dir()
             await screen.websocket.close()  # the tab is closed
             await asyncio.wait_for(process.wait(), TIMEOUT)
@@ -374,7 +374,9 @@ def test_a_browser_session_starts_with_its_page_and_its_socket_takes_it_over(hom
             async with client.get("/") as response:
                 assert response.status == 200
             started = await started_with_its_page(door)
-            assert started.websocket is None and parent_of(started.child.process.pid) == door.warm.zygote.process.pid
+            assert (
+                started.websocket is None and parent_of(started.child.process.pid) == door.launcher.zygote.process.pid
+            )
             assert window_size(started.child.master) == (90, 28)  # at the size the browser's window had last
             async with client.get("/") as response:  # loaded again before its socket came: still the one session
                 assert response.status == 200
@@ -504,7 +506,7 @@ def test_with_spawn_a_browser_session_starts_with_its_socket_as_before(home: Pat
             await screen.wait_for("signed in as Ann")
             (session,) = door.active
             assert parent_of(session.child.process.pid) == os.getpid()
-            assert door.warm.zygote is None
+            assert not door.launcher.warm
 
     asyncio.run(asyncio.wait_for(run(), 120))
 
@@ -522,10 +524,10 @@ def test_a_forked_session_takes_its_window_size_from_its_pty_not_from_the_server
             await screen.wait_for("signed in as Ann")
             (session,) = door.active
             process = session.child.process
-            assert parent_of(process.pid) == door.warm.zygote.process.pid  # forked, not spawned
+            assert parent_of(process.pid) == door.launcher.zygote.process.pid  # forked, not spawned
             # The zygote was started without them (/proc shows the environment a process was
             # started with; a forked session's own is only seen in what it draws) ...
-            assert not {"COLUMNS", "LINES"} & set(environment_of(door.warm.zygote.process.pid))
+            assert not {"COLUMNS", "LINES"} & set(environment_of(door.launcher.zygote.process.pid))
             # ... and the session draws down to its window's last row, 30, not the server's 24.
             await until(lambda: b"\x1b[30;" in screen.received, "the lobby drawn on the window's 30th row")
             await screen.keys("q")

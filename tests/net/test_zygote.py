@@ -1,4 +1,4 @@
-"""The warm session server (`python -m cli.zygote`) on its own: what it holds once ready, and what it
+"""The warm session server (`python -m warm_sessions.zygote`) on its own: what it holds once ready, and what it
 makes of requests sent down its control channel, as a door sends them."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from cli.zygote import SessionRequest, differs_at_import
+from cli.session_entry import SESSION_ENTRY
 from net.control_channel import receive, send
 from tests.net.ssh_client import plain
+from warm_sessions.zygote import SessionRequest, differs_at_import
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMEOUT = 60.0
@@ -29,7 +30,7 @@ class Zygote:
     def __init__(self, environment: dict[str, str]) -> None:
         self.channel, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "cli.zygote", str(theirs.fileno())],
+            [sys.executable, "-m", "warm_sessions.zygote", str(theirs.fileno()), SESSION_ENTRY],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -131,7 +132,7 @@ def test_once_ready_the_zygote_has_one_thread_and_no_open_file_but_its_channel(z
 
 
 def test_once_ready_the_zygote_has_offered_its_heap_to_the_kernels_same_page_merging(zygote):
-    from cli.page_merging import kernel_merging
+    from warm_sessions.page_merging import kernel_merging
 
     heap_flags: list[str] = []
     with open(f"/proc/{zygote.process.pid}/smaps") as smaps:
@@ -268,3 +269,13 @@ def test_only_what_is_read_at_import_must_match_the_zygotes_environment():
     assert differs_at_import({**own, "ESCDELAY": "10"}, own) == "ESCDELAY"
     del own["TEXTUAL_FPS"]
     assert differs_at_import({**own, "TEXTUAL_FPS": "30"}, own) == "TEXTUAL_FPS"
+
+
+@pytest.mark.parametrize("entry", ["cli.main", "no_such_module:run", "cli.main:no_such_function", "cli.main:1x"])
+def test_a_zygote_told_an_entry_that_names_no_function_says_so_in_one_line(entry):
+    result = subprocess.run(
+        [sys.executable, "-m", "warm_sessions.zygote", "9", entry], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("warm_sessions.zygote: "), result.stderr

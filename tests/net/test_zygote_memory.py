@@ -1,5 +1,5 @@
 """What the warm session server does so that its sessions share its memory: objects made immortal
-where CPython can (cli.immortal), the heap's holes taken up (cli.heap_holes). Each runs in a
+where CPython can (warm_sessions.immortal), the heap's holes taken up (warm_sessions.heap_holes). Each runs in a
 process of its own, never in the test's."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def run_python(code: str, *arguments: str) -> list[str]:
 # says how much memory that made its own: the pages it had to copy from its parent.
 READ_IN_A_CHILD = """
     import gc, os, sys
-    from cli.immortal import immortalize
+    from warm_sessions.immortal import immortalize
 
     def private_kib():
         with open("/proc/self/smaps_rollup") as rollup:
@@ -75,7 +75,7 @@ def test_without_immortal_objects_the_child_copies_what_it_reads():
 def test_immortal_objects_still_work_and_their_reference_counts_no_longer_move():
     lines = run_python("""
         import json, sys
-        from cli.immortal import immortalize
+        from warm_sessions.immortal import immortalize
         immortalize()
         before = sys.getrefcount(json.dumps)
         held = [json.dumps] * 1000
@@ -88,7 +88,7 @@ def test_the_heaps_holes_are_taken_up():
     """Holes made on purpose (every other object freed) in both allocators are filled."""
     lines = run_python("""
         import gc
-        from cli import heap_holes
+        from warm_sessions import heap_holes
         small = [bytes(200) for _ in range(40_000)]  # 233-byte requests: one size class
         large = [bytes(3000) for _ in range(4_000)]  # the C library's heap
         del small[::2], large[::2]
@@ -111,10 +111,10 @@ def test_the_heaps_holes_are_taken_up():
 
 
 def test_the_list_of_hot_code_names_code_there_is():
-    """A list gone stale packs little: make it anew with `python -m cli.hot_code --write`."""
+    """A list gone stale packs little: make it anew with `python -m warm_sessions.hot_code --write`."""
     lines = run_python("""
-        from cli import hot_code
-        from cli.zygote import preload
+        from warm_sessions import hot_code
+        from warm_sessions.zygote import preload
         preload()
         names, there = hot_code.hot_names(), hot_code.code_by_name()
         print(len(names), sum(1 for name in names if name in there))
@@ -126,8 +126,8 @@ def test_the_list_of_hot_code_names_code_there_is():
 def test_packed_code_lies_together_and_runs_as_before():
     lines = run_python("""
         import gc, sys
-        from cli import heap_holes, hot_code
-        from cli.zygote import preload
+        from warm_sessions import heap_holes, hot_code
+        from warm_sessions.zygote import preload
         from core import Match
         from tests.core.harness import play_out
 
@@ -156,13 +156,13 @@ def test_packed_code_lies_together_and_runs_as_before():
 
 
 def test_what_cpython_fills_in_on_first_use_is_filled_in_before_forking():
-    """cli.settled: a string's hash, a class's version tag and the version of a module's globals'
+    """warm_sessions.settled: a string's hash, a class's version tag and the version of a module's globals'
     keys are written into objects on their first use; the zygote settles them, so a session does
     not write to (and copy) the pages they are on. Read from where CPython 3.11 and 3.12 keep them."""
     lines = run_python(
         """
         import ctypes, sys, types
-        from cli.settled import settle
+        from warm_sessions.settled import settle
 
         HASH_AT = 24  # a str's stored hash: -1 until it is first hashed
         KEYS_AT, KEYS_VERSION_AT = 32, 12  # a dict's keys, and their version: 0 until first asked for
@@ -232,7 +232,7 @@ def test_the_warm_process_parses_a_lobbys_css_and_leaves_nothing_behind(tmp_path
 
         home = Path(sys.argv[1])
         os.environ["DOMINOES_HOME"] = str(home)
-        from cli.zygote import parse_lobby_css, preload
+        from warm_sessions.zygote import parse_lobby_css, preload
         preload()
         print("kept", parse_lobby_css() > 10)
         print("threads", threading.active_count(), "home", os.environ["DOMINOES_HOME"] == str(home))
@@ -264,7 +264,7 @@ def test_a_session_measuring_a_wide_or_symbol_character_imports_nothing_after_th
     lines = run_python(
         """
         import sys
-        from cli.zygote import preload
+        from warm_sessions.zygote import preload
         from rich.cells import cell_len
 
         preload()
@@ -279,7 +279,7 @@ def test_a_session_measuring_a_wide_or_symbol_character_imports_nothing_after_th
 def test_a_processs_anonymous_memory_is_offered_for_same_page_merging_and_a_fork_inherits_the_offer():
     lines = run_python("""
         import os
-        from cli.page_merging import kernel_merging, offer, private_anonymous
+        from warm_sessions.page_merging import kernel_merging, offer, private_anonymous
 
         def offered_kib():
             # smaps lists each mapping's flags; "mg" marks one offered (VM_MERGEABLE)
@@ -320,7 +320,7 @@ def test_a_processs_anonymous_memory_is_offered_for_same_page_merging_and_a_fork
 
 
 def test_private_anonymous_mappings_are_told_from_files_stacks_and_shared_memory():
-    from cli.page_merging import kernel_merging, private_anonymous
+    from warm_sessions.page_merging import kernel_merging, private_anonymous
 
     maps = [
         "55d0c000-55d0e000 rw-p 00000000 00:00 0                          [heap]",
@@ -335,7 +335,7 @@ def test_private_anonymous_mappings_are_told_from_files_stacks_and_shared_memory
 
 
 def test_the_kernels_same_page_merging_is_read_as_running_or_off(tmp_path):
-    from cli.page_merging import kernel_merging
+    from warm_sessions.page_merging import kernel_merging
 
     run = tmp_path / "run"
     for written, state in (("1\n", "running"), ("0\n", "off"), ("2\n", "off")):

@@ -14,7 +14,7 @@ from yarl import URL
 
 from net.web_auth import InviteBook
 from net.web_server import COOKIE, WebFrontDoor
-from tests.net.ssh_client import TIMEOUT, plain
+from tests.net.ssh_client import TIMEOUT, plain, with_launcher
 
 
 class WebScreen:
@@ -68,7 +68,7 @@ class WebScreen:
 
 @asynccontextmanager
 async def running_web_door(home: Path, **options: object) -> AsyncIterator[WebFrontDoor]:
-    door = WebFrontDoor(home, **options)  # type: ignore[arg-type]
+    door = WebFrontDoor(home, **with_launcher(options))  # type: ignore[arg-type]
     await door.start("127.0.0.1", 0)
     try:
         yield door

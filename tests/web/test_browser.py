@@ -8,10 +8,10 @@ import re
 import pytest
 from playwright.sync_api import Page
 
-from net.session_fork import is_zygote
 from net.web_window import window_in_cells
 from tests.processes import children
 from tests.web.conftest import WebServer, settled_screen, wait_for_screen, wait_until
+from warm_sessions.session_fork import is_zygote
 
 SEED_WHERE_ANN_OPENS = 5  # Doubles, Ann and a bot: Ann holds the 6-6 and opens the round with it
 TILE = re.compile(r"\[\d\|\d\]")

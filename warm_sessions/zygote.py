@@ -4,23 +4,23 @@ A door that runs as the program (`dominoes serve-ssh`, `dominoes serve-web`) pre
 process and forks the zygote from it before it starts anything (`fork_zygote`), so that what both
 hold (the Python runtime, the standard library, the engine, the interface) is one copy in memory for
 the door, the zygote and every session. Otherwise (a door inside another program, a zygote started
-again after one died) the door starts `python -m cli.zygote FD`, which prepares itself. Either way
-FD is its end of a Unix socket pair (SOCK_SEQPACKET: one JSON message a packet, descriptors passed
+again after one died) the door starts `python -m warm_sessions.zygote FD ENTRY`, which prepares
+itself. Either way FD is its end of a Unix socket pair (SOCK_SEQPACKET: one JSON message a packet, descriptors passed
 beside it) and the zygote is a process session of its own, named ZYGOTE_NAME.
 
 Preparing (`prepare_to_fork`): import everything a session needs (Textual, the app and every
 screen, the engine, the games and bots, the lobby's network parts); start a lobby headless and end
 it, its CSS kept parsed for every stylesheet (`parse_lobby_css`: a session's lobby then parses
 none, a tenth of its start, and the parsed rules are shared); collect; copy the code a
-session runs next to each other (`cli.hot_code`: CPython writes into code as it runs it, and a
+session runs next to each other (`warm_sessions.hot_code`: CPython writes into code as it runs it, and a
 session then copies a few hundred pages of code instead of a thousand); fill in what CPython
-otherwise writes into an object on its first use (`cli.settled`: strings' hashes, classes' version
+otherwise writes into an object on its first use (`warm_sessions.settled`: strings' hashes, classes' version
 tags, the versions of modules' globals); make every object
-immortal where CPython can (3.12 and newer, `cli.immortal`: a session reading an object then no
-longer copies its page to count a reference); take up the heap's holes (`cli.heap_holes`: a
+immortal where CPython can (3.12 and newer, `warm_sessions.immortal`: a session reading an object then no
+longer copies its page to count a reference); take up the heap's holes (`warm_sessions.heap_holes`: a
 session's new objects go to pages of its own, not into pages it shares); freeze what the collector
 tracks (`gc.freeze()`: its collections never write to those pages either); offer its memory to
-the kernel's same-page merging (`cli.page_merging`: where the machine runs it, the pages a session
+the kernel's same-page merging (`warm_sessions.page_merging`: where the machine runs it, the pages a session
 copied and left as they were are shared again). Then the zygote says it
 is ready and waits, with nothing running: no event loop, no thread, no open file but the control
 socket, a wake-up pipe for SIGCHLD and its standard streams (/dev/null).
@@ -33,7 +33,9 @@ on its standard streams, every other inherited descriptor closed, the request's 
 other, the locale and standard streams that environment gives, the signal dispositions of a fresh
 process, the niceness the door asks for (`net.session_priority`), and its own randomness from the OS
 (the `random` module is seeded anew on fork; nothing else is seeded at import). Then it runs
-`dominoes ARGS` and exits as that command would.
+its ENTRY, the front end's function that runs a command line (`cli.session_entry:run_session`:
+`dominoes ARGS`), and exits as that command would. The front end names it, so that this package
+imports nothing above it.
 
 A request whose environment differs from the zygote's in what is read at import (PYTHON*, TEXTUAL_*,
 ESCDELAY) is refused, and the door spawns that session instead. When the door closes its end the
@@ -58,17 +60,16 @@ import socket
 import sys
 import termios
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli import heap_holes, hot_code, page_merging
-from cli.immortal import Immortalized, immortalize, reachable
-from cli.parser import COMMANDS
-from cli.settled import Settled, settle
 from net.control_channel import ZYGOTE_NAME, close_all, receive, send
 from net.session_priority import MOST_NICE, give_way_to_the_door
+from warm_sessions import heap_holes, hot_code, page_merging
+from warm_sessions.immortal import Immortalized, immortalize, reachable
+from warm_sessions.settled import Settled, settle
 
 MAX_ARGUMENTS = 64
 PR_SET_NAME = 15  # prctl's option that names the calling thread (and a process, by its main thread)
@@ -80,9 +81,6 @@ CLI_ENTRY = str(Path(__file__).resolve().parent.parent / "cli" / "__main__.py") 
 # servers), and the parts of Textual and Rich imported only once an app runs.
 PRELOAD_PACKAGES = ("tui", "core", "saves", "workers")
 PRELOAD_MODULES = (
-    "cli.main",
-    "cli.parser",
-    *(f"cli.{name}" for name in COMMANDS),
     "net.address",
     "net.client",
     "net.file_lock",
@@ -149,8 +147,9 @@ def differs_at_import(environment: Mapping[str, str], own: Mapping[str, str]) ->
 
 
 # -- the zygote --------------------------------------------------------------------------------------
-def preload() -> None:
-    """Import what a session may need, and fill the caches its first frame would fill."""
+def preload(entry: str | None = None) -> None:
+    """Import what a session may need (the module of its `entry` too), and fill the caches its
+    first frame would fill."""
     for package in PRELOAD_PACKAGES:
         module = importlib.import_module(package)
         for found in pkgutil.walk_packages(module.__path__, f"{package}."):
@@ -158,6 +157,8 @@ def preload() -> None:
                 importlib.import_module(found.name)
     for name in PRELOAD_MODULES:
         importlib.import_module(name)
+    if entry is not None:
+        session_entry(entry)
     from rich.cells import cell_len
 
     # Rich loads its table of character widths the first time a string is not all of characters
@@ -198,11 +199,23 @@ def parse_lobby_css() -> int:
     return share_parsed_css()
 
 
-def prepare_to_fork() -> Prepared:
+def session_entry(entry: str) -> Callable[[list[str]], int]:
+    """The function "module:function" names, which runs a session's command line (its status);
+    ValueError for a name that is not of that form or names no function."""
+    module, colon, name = entry.partition(":")
+    if not (colon and module and name.isidentifier()):
+        raise ValueError(f"a session's entry is module:function, not {entry!r}")
+    function = getattr(importlib.import_module(module), name, None)
+    if not callable(function):
+        raise ValueError(f"{entry} names no function")
+    return function
+
+
+def prepare_to_fork(entry: str | None = None) -> Prepared:
     """Import, parse the lobby's CSS, collect, pack the hot code, settle, make immortal, fill the
     heap's holes, freeze and offer the pages for merging: what a process does before it forks
     sessions (see the module's doc)."""
-    preload()
+    preload(entry)
     parse_lobby_css()
     gc.collect()
     heap_holes.fill()  # so that the packed code goes to pages of its own
@@ -233,8 +246,9 @@ class Prepared:
 
 
 class Zygote:
-    def __init__(self, channel: socket.socket) -> None:
+    def __init__(self, channel: socket.socket, entry: str) -> None:
         self.channel = channel
+        self.entry = entry  # what its sessions run, "module:function"
         self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
 
     def prepare(self, prepared: Prepared | None = None) -> None:
@@ -243,7 +257,7 @@ class Zygote:
         signal.set_wakeup_fd(self.wake_write)
         signal.signal(signal.SIGCHLD, lambda number, frame: None)  # a byte on the wake-up pipe is enough
         if prepared is None:
-            prepare_to_fork()
+            prepare_to_fork(self.entry)
 
     def serve(self) -> SessionRequest | None:
         """Fork a session for every request until the door closes its end (None); in a forked
@@ -378,20 +392,20 @@ class ForkedZygote:
     channel: socket.socket
 
 
-def fork_zygote(environment: Mapping[str, str]) -> ForkedZygote | None:
+def fork_zygote(environment: Mapping[str, str], entry: str) -> ForkedZygote | None:
     """Prepare this process as a zygote prepares itself, then fork the zygote from it.
 
     For a door (`serve-ssh`, `serve-web`), called before it starts anything: what the door and the
     zygote both imported (the Python runtime, the standard library, the engine) is then one copy in
     memory for the door, the zygote and every session, where a zygote started on its own has a copy
     of its own. The zygote forked here is a new process session with its standard streams on
-    /dev/null, no descriptor but its channel, and `environment`, as `python -m cli.zygote` started
+    /dev/null, no descriptor but its channel, and `environment`, as `python -m warm_sessions.zygote` started
     by the door would be. None where this process cannot fork it (no fork, a thread running
-    already): the door starts `python -m cli.zygote` then.
+    already): the door starts `python -m warm_sessions.zygote` then.
     """
     if not hasattr(os, "fork") or threading.active_count() != 1:
         return None
-    prepared = prepare_to_fork()
+    prepared = prepare_to_fork(entry)
     door_end, zygote_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         pid = os.fork()
@@ -402,7 +416,7 @@ def fork_zygote(environment: Mapping[str, str]) -> ForkedZygote | None:
     if pid == 0:  # pragma: no cover - the forked zygote, and then each session it forks
         door_end.close()
         try:
-            code = run_forked_zygote(zygote_end, environment, prepared)
+            code = run_forked_zygote(zygote_end, environment, entry, prepared)
         except SystemExit:
             raise
         except BaseException:
@@ -414,7 +428,7 @@ def fork_zygote(environment: Mapping[str, str]) -> ForkedZygote | None:
 
 
 def run_forked_zygote(  # pragma: no cover - runs in the forked zygote
-    channel: socket.socket, environment: Mapping[str, str], prepared: Prepared
+    channel: socket.socket, environment: Mapping[str, str], entry: str, prepared: Prepared
 ) -> int:
     """In the forked zygote: serve until the door closes the channel; in a session, run it."""
     os.setsid()
@@ -427,28 +441,34 @@ def run_forked_zygote(  # pragma: no cover - runs in the forked zygote
     os.environ.clear()
     os.environ.update(environment)
     name_process(ZYGOTE_NAME)
-    zygote = Zygote(channel)
+    zygote = Zygote(channel, entry)
     zygote.prepare(prepared)
-    return run_request(zygote.serve())
+    return run_request(zygote.serve(), entry)
 
 
-def run_request(request: SessionRequest | None) -> int:
+def run_request(request: SessionRequest | None, entry: str) -> int:
     """A zygote's end: 0 when its door closed the channel; in a forked session, its command's status."""
     if request is None:
         return 0
-    from cli.main import main as dominoes
-
-    return dominoes(list(request.arguments))
+    return session_entry(entry)(list(request.arguments))
 
 
 def main(argv: Sequence[str]) -> int:
-    if len(argv) != 2 or not argv[1].isdigit():
-        print("usage: python -m cli.zygote FD (started by serve-ssh and serve-web)", file=sys.stderr)
+    if len(argv) != 3 or not argv[1].isdigit():
+        print(
+            "usage: python -m warm_sessions.zygote FD MODULE:FUNCTION (started by serve-ssh and serve-web)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        session_entry(argv[2])
+    except (ImportError, ValueError) as error:
+        print(f"warm_sessions.zygote: {error}", file=sys.stderr)
         return 2
     name_process(ZYGOTE_NAME)
-    zygote = Zygote(socket.socket(fileno=int(argv[1])))
+    zygote = Zygote(socket.socket(fileno=int(argv[1])), argv[2])
     zygote.prepare()
-    return run_request(zygote.serve())
+    return run_request(zygote.serve(), argv[2])
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ old one: the same code, now on a few hundred pages of their own. (The old ones a
 hole opens where they were.)
 
 Which code a session runs is the list `hot_code.txt` beside this module, one `module:qualname` a
-line in the order a session first runs them: `python -m cli.hot_code --write` makes it anew by
+line in the order a session first runs them: `python -m warm_sessions.hot_code --write` makes it anew by
 running the lobby watching bots play at instant speed (as `bench/session_memory.py` does) and
 noting every function that runs, as Android's zygote is given the list of classes to preload.
 Names the list has that the code no longer has are passed over; a test says when too many are.
@@ -50,7 +50,7 @@ class Packed:
 def hot_names() -> list[str]:
     """The names in the package's list (none if it cannot be read)."""
     try:
-        with resources.files("cli").joinpath(LIST_NAME).open("rb") as listed:
+        with resources.files("warm_sessions").joinpath(LIST_NAME).open("rb") as listed:
             data = listed.read(MAX_LIST_BYTES + 1)
     except OSError:
         return []
@@ -127,7 +127,7 @@ def pack(names: Iterable[str]) -> Packed:
 def record(seconds: float = RECORD_SECONDS) -> list[str]:
     """The names of the code a session runs, in the order it first runs it: the lobby at 80x24, w
     pressed, bots watched at instant speed for `seconds`, in a folder of nobody's."""
-    from cli.zygote import preload
+    from warm_sessions.zygote import preload
 
     preload()
     names = {id(code): name for name, codes in code_by_name().items() for code in codes}
@@ -201,7 +201,7 @@ def lines(names: Iterable[str]) -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cli.hot_code", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m warm_sessions.hot_code", description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help=f"write the list to cli/{LIST_NAME}, not to the output")
     parser.add_argument("--seconds", type=float, default=RECORD_SECONDS, help="of bots watched (default %(default)g)")
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""The door's side of the warm session server (`cli.zygote`): sessions forked from a prepared process.
+"""The door's side of the warm session server (`warm_sessions.zygote`): sessions forked from a prepared process.
 
 `WarmSessions.launch` is how the SSH and web doors start a session: a pty of its own and the
 player's lobby in it, forked from the zygote (a few milliseconds) when one is ready, spawned as a
@@ -8,7 +8,7 @@ doors' `--spawn`), and where there is no `fork` or pidfd (not Linux).
 
 The zygote is the door's child: one the door forked from its own process before its event loop
 ran (`take_forked`, then a `ChildProcess` watched on a pidfd), or one it starts as `python -m
-cli.zygote`. A forked session is a `ForkedSession`: the zygote's child, not the door's, so the door holds a
+warm_sessions.zygote`. A forked session is a `ForkedSession`: the zygote's child, not the door's, so the door holds a
 pidfd for it (its end is seen on the pidfd; a signal through it never reaches a recycled pid) and
 the zygote reports its exit status once it has reaped it. A zygote that dies is restarted after a
 pause that grows while it keeps dying; sessions it forked go on (their exit status is then 0, as
@@ -31,9 +31,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from net.control_channel import ZYGOTE_NAME, close_all, receive, send
-from net.player_sessions import child_environment
 from net.pty_session import PtyProcess, open_pty, spawn_in_pty
-from net.session_priority import lower_priority, niceness, session_nice
+from net.session_launch import SessionLauncher
 
 READY_TIMEOUT = 60.0  # seconds the zygote may take to import everything (a busy machine)
 FORK_TIMEOUT = 10.0  # seconds it may take to answer a request before it is taken for hung
@@ -44,13 +43,13 @@ CLI = ("-m", "cli")
 
 def is_zygote(pid: int | str) -> bool:
     """Whether process `pid` is a door's zygote: forked from the door (named ZYGOTE_NAME) or started
-    as `python -m cli.zygote`. (Its sessions are named again as they start.)"""
+    as `python -m warm_sessions.zygote`. (Its sessions are named again as they start.)"""
     try:
         with open(f"/proc/{pid}/comm", "rb") as handle:
             if handle.read().strip() == ZYGOTE_NAME.encode():
                 return True
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return b"cli.zygote" in handle.read().split(b"\0")
+            return b"warm_sessions.zygote" in handle.read().split(b"\0")
     except OSError:
         return False
 
@@ -177,15 +176,17 @@ class Zygote:
         self.sessions: dict[int, ForkedSession] = {}
         self._numbers = itertools.count(1)
 
-    async def start(self, environment: Mapping[str, str]) -> None:
-        """Start it and wait until it is ready. OSError, or TimeoutError, if it is not."""
+    async def start(self, environment: Mapping[str, str], entry: str) -> None:
+        """Start it, its sessions to run `entry`, and wait until it is ready. OSError, or
+        TimeoutError, if it is not."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "cli.zygote",
+                "warm_sessions.zygote",
                 str(theirs.fileno()),
+                entry,
                 pass_fds=[theirs.fileno()],
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.DEVNULL,
@@ -321,11 +322,13 @@ class Zygote:
                 await process.wait()
 
 
-class WarmSessions:
-    """How a door starts its sessions: forked from a zygote it keeps running, or spawned."""
+class WarmSessions(SessionLauncher):
+    """Sessions forked from a zygote the door keeps running (spawned while none is ready).
+    `entry` is what a forked session runs, as "module:function" (`warm_sessions.zygote`)."""
 
-    def __init__(self, environment: Mapping[str, str], *, spawn: bool = False) -> None:
-        self.environment = child_environment(environment)  # the doors' sessions' environment, before the player's
+    def __init__(self, environment: Mapping[str, str], entry: str, *, spawn: bool = False) -> None:
+        super().__init__(environment)
+        self.entry = entry
         self.warm = not spawn and fork_available()
         self._forked: tuple[int, socket.socket] | None = None
         self.zygote: Zygote | None = None
@@ -333,8 +336,6 @@ class WarmSessions:
         self._pause = RESTART_AFTER[0]
         self._restart: asyncio.Task[None] | None = None
         self._closing = False
-        self._running: dict[PtyProcess, int] = {}  # the sessions launched, and the niceness each has
-        self._starting = 0  # and those being launched
 
     @property
     def ready(self) -> bool:
@@ -342,7 +343,7 @@ class WarmSessions:
         return zygote is not None and zygote.alive and zygote.ready.done() and not zygote.ready.exception()
 
     def take_forked(self, pid: int, channel: socket.socket) -> None:
-        """The zygote the door forked from itself (`cli.zygote.fork_zygote`), before its event loop
+        """The zygote the door forked from itself (`warm_sessions.zygote.fork_zygote`), before its event loop
         ran: `start` takes it on instead of starting one. One that dies is started afresh."""
         self._forked = (pid, channel)
 
@@ -377,7 +378,7 @@ class WarmSessions:
             if forked is not None:
                 await zygote.adopt(*forked)
             else:
-                await zygote.start(self.environment)
+                await zygote.start(self.environment, self.entry)
         except (OSError, TimeoutError):
             return False
         self._pause = RESTART_AFTER[0]
@@ -397,32 +398,8 @@ class WarmSessions:
             if await self._start_zygote():
                 return
 
-    async def launch(
-        self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int]
-    ) -> tuple[int, PtyProcess]:
-        """A new session in a pty of its own at `size`: the pty's master side and the process. The
-        more sessions run, the nicer each is (net.session_priority), those running already too."""
-        self._starting += 1  # sessions start side by side: each counts those not started yet too
-        try:
-            nice = self._give_way()
-            master, process = await self._start(argv, environment, size, nice)
-        finally:
-            self._starting -= 1
-        self._running[process] = nice  # it takes that niceness itself
-        self._give_way()  # those that came while it started may have made it one too few
-        return master, process
-
-    def _give_way(self) -> int:
-        """How nice a session is now (its niceness), every running one made at least that nice.
-        Only those that are not yet are looked at: a login at 200 sessions reads nothing of the
-        other 199 unless they must change."""
-        self._running = {process: given for process, given in self._running.items() if process.returncode is None}
-        nice = niceness(session_nice(len(self._running) + self._starting))
-        for process, given in self._running.items():
-            behind = given < nice and (not isinstance(process, ForkedSession) or process.running)
-            if behind and lower_priority(process.pid, nice):  # the pid is the session's still
-                self._running[process] = nice
-        return nice
+    def _can_lower(self, process: PtyProcess) -> bool:
+        return not isinstance(process, ForkedSession) or process.running
 
     async def _start(
         self, argv: Sequence[str], environment: Mapping[str, str], size: tuple[int, int, int, int], nice: int
