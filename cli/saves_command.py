@@ -1,4 +1,4 @@
-"""The command line of save files: `dominoes saves [show|delete] MATCH` and `simulate --save-dir`.
+"""The command line of save files: `dominoes saves [list]`, `saves show|verify|delete MATCH`.
 
 Bad arguments raise ValueError with the whole one-line message (the CLI prints it and exits with
 status 2); a save that cannot be read or written prints one line and gives status 1.
@@ -25,13 +25,17 @@ def add_parser(commands: Any) -> None:
     saves = commands.add_parser(
         "saves",
         help="list, show, verify or delete saved matches",
-        description="List saved matches; `show MATCH` prints one's move log, `verify MATCH` checks that a "
-        "finished one was dealt fairly, `delete MATCH` removes it.",
+        description="List saved matches (`saves` or `saves list`); `show MATCH` prints one's move log, "
+        "`verify MATCH` checks that a finished one was dealt fairly, `delete MATCH` removes it.",
     )
     directory = "the save directory (default: the one the game uses)"
     saves.add_argument("--dir", metavar="DIR", help=directory)
     saves.set_defaults(run=run)
     actions = saves.add_subparsers(dest="saves_command", metavar="ACTION")
+    listing = actions.add_parser(
+        "list", help="list the saved matches (as `saves` alone does)", description="List the saved matches."
+    )
+    listing.add_argument("--dir", metavar="DIR", default=argparse.SUPPRESS, help=directory)
     for action, text in (
         ("show", "print a match's move log, round by round"),
         ("delete", "delete a match, its backup and its review"),
@@ -60,7 +64,7 @@ def run_saves(args: argparse.Namespace) -> int:
     store = SaveStore(Path(args.dir).expanduser() if args.dir is not None else None)
     command = f"{PROG} saves"
     try:
-        if args.saves_command is None:
+        if args.saves_command in (None, "list"):
             print(format_listing(store))
             return 0
         command = f"{PROG} saves {args.saves_command}"

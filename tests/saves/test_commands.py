@@ -140,6 +140,17 @@ def test_show_a_damaged_save_is_one_line_and_status_1(capsys, tmp_path):
     assert err == f"dominoes saves show: {tmp_path / 'broken.dominoes'}: the file is damaged (checksum mismatch)\n"
 
 
+@pytest.mark.parametrize("argv", [["list"], ["list", "--dir"]])
+def test_saves_list_lists_as_saves_alone_does(capsys, tmp_path, argv):
+    """`dominoes saves list`, as the help's "list, show, verify or delete" leads users to type."""
+    saved_matches(tmp_path)
+    _, alone, _ = run(capsys, "saves", "--dir", tmp_path)
+    arguments = [*argv, tmp_path] if argv[-1] == "--dir" else ["--dir", tmp_path, *argv]
+    status, out, err = run(capsys, "saves", *arguments)
+    assert status == 0 and err == ""
+    assert out == alone and f"Saved matches in {tmp_path}:" in out and "play1" in out
+
+
 def test_show_and_list_say_when_the_backup_was_used(capsys, tmp_path):
     store = SaveStore(tmp_path)
     match = small_match(decisions=2)
