@@ -7,12 +7,14 @@ so they open at once; the last weighs a review in the background, as a first rev
 from __future__ import annotations
 
 import os
+import random
 import shutil
 from pathlib import Path
 
 import pytest
 
 from core import Match, Seat
+from core.bots import get_bot
 from core.moves import Deal, Play
 from core.review import FLAWED, ReviewSettings
 from saves import SaveStore
@@ -234,6 +236,24 @@ async def test_a_first_review_is_weighed_in_the_background():
         screen = await reviewed(pilot)
         assert screen.end == match.cursor and screen.session.path is None
         assert screen.reviews and max(screen.reviews) < screen.end
+
+
+async def test_the_end_of_a_round_that_is_not_the_last_says_the_match_goes_on():
+    """Not "the match stops here": the round-over dialog beneath offers the next deal."""
+    match = Match("doubles", 2, {}, [Seat("Ana"), Seat("Bot", "bot", "easy")], None, secret=bytes(32))
+    bot, rng = get_bot("easy"), random.Random(1)
+    match.deal()
+    while not match.state.chance:  # up to the end of round 1, the next deal not made
+        match.apply(bot.choose(match.view(match.state.to_move), match.legal_moves(), rng))
+    assert not match.state.over
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReviewScreen(match, None, None, seat=0, settings=SETTINGS))
+        screen = await reviewed(pilot)
+        await pilot.press("end")
+        text = " ".join(side_text(screen).split())
+        assert "The match goes on: the next round is dealt when you go on." in text
+        assert "stops here" not in text
 
 
 @pytest.mark.parametrize("game", ["chicken-foot", "doubles", "moon"])

@@ -430,7 +430,9 @@ class ReviewScreen(Screen[None]):
         over = f"{self.round_over_line(state)} " if state.chance and state.round else ""
         if self.in_play is not None:
             return over + self.in_play[0].upper() + self.in_play[1:] + "."
-        return over + "The match stops here."
+        if state.chance:  # the next deal is the table's: the round-over dialog offers it
+            return over + f"The match goes on: the next {self.round_word} is dealt when you go on."
+        return over + "The match goes on from here."
 
     @property
     def round_word(self) -> str:
