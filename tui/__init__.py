@@ -1,4 +1,5 @@
-"""The Textual application and the `dominoes` command line."""
+"""The Textual application: its screens, widgets and styles, and the flow between matches. (The
+command line that opens it is `cli`.)"""
 
 from core.version import APP_VERSION as __version__
 
