@@ -68,6 +68,13 @@ class Footer(TextualFooter):
                 widget.set_class(self.compact, "-compact", update=False)
             yield widget
 
+    def on_mount(self) -> None:
+        # Textual's footer hears of changed bindings only from its own on_mount on; a change made
+        # between its compose and then (the title's offer to resume, read in a thread, came there
+        # when the saves were read fast) reached no one and the key never showed. Once subscribed,
+        # look again: recompose does nothing when the keys are the same.
+        self.call_next(self.recompose)
+
     def bindings_changed(self, screen: Screen[object]) -> None:
         if not self._focus_settled:  # the screen's first focus, before its first frame: not after a refresh
             self._focus_settled = True
