@@ -1,5 +1,5 @@
 """Screens at 80 columns: nothing a player reads wraps a word away from its phrase or is cut (the
-title's games, the load screen's dates, the lobby's seats), and the trick view speaks to the viewer."""
+title's games and keys, the load screen's dates, the lobby's seats), and the trick view speaks to the viewer."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from textual.widgets import DataTable, OptionList, Static
 
 from net.paths import tables_dir
 from net.tables import Table, TableSeat, write_sidecar
-from tests.tui.conftest import wait_until
-from tests.tui.test_saving import damaged_store
+from saves import Autosave, SaveStore
+from tests.tui.conftest import quick_settings, wait_until
+from tests.tui.test_saving import damaged_store, offered
 from tui.app import DominoesApp
 from tui.lobby_app import LobbyApp
 from tui.preferences import Preferences
@@ -26,6 +27,24 @@ async def test_the_title_names_the_three_games_on_one_line_at_80x24():
         games = app.screen.query_one("#games", Static)
         assert games.size.height == 1 and "Three-player Moon" in str(games.render())
         assert games.size.width >= len("Chicken Foot · Doubles · Three-player Moon")
+
+
+async def test_with_a_match_to_resume_every_key_of_the_titles_footer_is_in_sight_at_80_columns():
+    match = quick_settings().new_match()
+    match.deal()
+    Autosave(SaveStore(), match, match_id="20260101-0900")()
+    app = DominoesApp(preferences=Preferences(bot_speed="instant"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        title = await offered(pilot)
+        assert title.latest is not None
+        await wait_until(pilot, lambda: any(key.description == "Resume" for key in app.screen.query("FooterKey")))
+        await pilot.pause()  # the keys laid out
+        shown = {key.description: key.region for key in app.screen.query("FooterKey")}  # the palette's too
+        assert {"Resume", "New match", "Rules", "Quit", "palette"} <= shown.keys()
+        for description, region in shown.items():
+            assert region.width > 0 and region.right <= 80, f"{description} is cut or out of sight: {region}"
+            hidden_by = [other for other, where in shown.items() if other != description and where.overlaps(region)]
+            assert not hidden_by, f"{description} is under {hidden_by}"
 
 
 async def test_the_load_screen_keeps_each_date_whole_at_80x24():

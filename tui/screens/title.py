@@ -27,9 +27,9 @@ class TitleScreen(Screen[None]):
     BINDINGS = [
         Binding("c", "resume", "Resume", id="title.resume"),
         Binding("n", "new_match", "New match", id="title.new"),
-        Binding("g", "learn", "Learn a game", id="title.learn"),
+        Binding("g", "learn", "Learn", tooltip="Learn a game", id="title.learn"),
         Binding("l", "load", "Load", id="title.load"),
-        Binding("s", "stats", "Statistics", id="title.stats"),
+        Binding("s", "stats", "Stats", tooltip="Your statistics", id="title.stats"),
         Binding("question_mark", "rules", "Rules", key_display="?", id="title.rules"),
         Binding("q", "app.quit", "Quit", id="title.quit"),
     ]
