@@ -35,6 +35,7 @@ COMMANDS = (
     "ssh_commands",
     "serve_web_command",
     "web_invite_command",
+    "admin_command",
 )
 
 
