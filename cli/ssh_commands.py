@@ -25,8 +25,16 @@ def add_parser(commands: Any) -> None:
     serve.add_argument("--port", type=int, default=2222, help="port to listen on (default 2222; 0: any free one)")
     serve.add_argument("--host", default=DEFAULT_SSH_HOST, help=f"address to listen on (default {DEFAULT_SSH_HOST})")
     serve.add_argument(
-        "--authorized-keys", required=True, metavar="FILE", help="the public keys let in (OpenSSH authorized_keys)"
+        "--authorized-keys",
+        metavar="FILE",
+        help="the public keys let in (OpenSSH authorized_keys), each as the name its line gives",
     )
+    serve.add_argument(
+        "--open",
+        action="store_true",
+        help="an open room: any other SSH key comes in and signs up for a name, kept for that key",
+    )
+    add_sign_up_arguments(serve)
     serve.add_argument(
         "--host-key", metavar="PATH", help="the server's key (default: in the data directory; made on first start)"
     )
@@ -37,7 +45,12 @@ def add_parser(commands: Any) -> None:
     lobby = commands.add_parser(
         "lobby", help="the lobby: open, join or watch tables", description="The lobby of tables on this machine."
     )
-    lobby.add_argument("--name", required=True, help=f"your name at the tables (at most {MAX_NAME} characters)")
+    lobby.add_argument("--name", help=f"your name at the tables (at most {MAX_NAME} characters)")
+    lobby.add_argument(
+        "--sign-up",
+        action="store_true",
+        help="choose a name first, for the key you came in with (what an open server's newcomers run)",
+    )
     lobby.add_argument("--watch", action="store_true", help="watch bots play, match after match, unattended")
     lobby.add_argument("--speed", choices=BOT_SPEEDS, help="how fast bots play (default: your preference)")
     add_limit_arguments(lobby, sessions=False)
@@ -52,6 +65,53 @@ LIMIT_OPTIONS = (
     ("max_tables", "lobby tables open at once, in all", False),
     ("max_player_tables", "lobby tables one player may have open", False),
 )
+
+
+def add_sign_up_arguments(parser: argparse.ArgumentParser) -> None:
+    """An open room's limits on new names (net.accounts.SignUpLimits)."""
+    from net.accounts import SignUpLimits
+
+    default = SignUpLimits()
+    parser.add_argument(
+        "--sign-ups-per-address",
+        type=int,
+        metavar="N",
+        default=default.per_address,
+        help="with --open: new names an hour from one address (default %(default)s)",
+    )
+    parser.add_argument(
+        "--sign-ups-per-hour",
+        type=int,
+        metavar="N",
+        default=default.per_hour,
+        help="with --open: new names an hour from all (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-accounts",
+        type=int,
+        metavar="N",
+        default=default.max_accounts,
+        help="with --open: names kept at most (default %(default)s)",
+    )
+    parser.add_argument(
+        "--expire-days",
+        type=float,
+        metavar="DAYS",
+        default=default.expire_days,
+        help="with --open: a name that finished no match by then is let go (default %(default)g)",
+    )
+
+
+def sign_up_limits_from(args: argparse.Namespace, command: str) -> Any:
+    """The open room's limits the arguments give; UsageError (one line) for one that makes no sense."""
+    from net.accounts import SignUpLimits
+
+    limits = SignUpLimits(args.sign_ups_per_address, args.sign_ups_per_hour, args.max_accounts, args.expire_days)
+    try:
+        limits.check()
+    except ValueError as error:
+        raise UsageError(f"{command}: {error}") from None
+    return limits
 
 
 def add_spawn_argument(parser: argparse.ArgumentParser) -> None:
@@ -129,18 +189,29 @@ def run_serve_ssh(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"{name}: --port must be from 0 to 65535, not {args.port}")
     limits = limits_from(args, name)
-    try:
-        load_authorized_keys(Path(args.authorized_keys))
-    except KeyFileError as error:
-        raise UsageError(f"{name}: {error}") from None
+    room = None
+    if args.open:
+        from net.accounts import RoomBook
+        from net.paths import data_dir
+
+        room = RoomBook(data_dir(), limits=sign_up_limits_from(args, name))
+    elif args.authorized_keys is None:
+        raise UsageError(f"{name}: give --authorized-keys FILE (the keys let in), or --open to let any key sign up")
+    keys = Path(args.authorized_keys) if args.authorized_keys is not None else None
+    if keys is not None:
+        try:
+            load_authorized_keys(keys)
+        except KeyFileError as error:
+            raise UsageError(f"{name}: {error}") from None
     host_key = Path(args.host_key) if args.host_key else default_host_key_path()
     try:
         door = SSHFrontDoor(
-            Path(args.authorized_keys),
+            keys,
             host_key,
             limits=limits,
             launcher=session_launcher(args),
             on_note=lambda line: say(f"{name}: {line}"),
+            room=room,
         )
     except KeyFileError as error:
         print(f"{name}: {error}", file=sys.stderr)
@@ -173,7 +244,14 @@ async def _serve(door: Any, host: str, port: int, name: str) -> int:
     say(f"{name}: listening on {host}:{door.port}; host key {door.fingerprint} ({door.host_key_path})")
     players = door.keys.names()
     shown = ", ".join(players[:10]) + (f" and {len(players) - 10} more" if len(players) > 10 else "")
-    say(f"{name}: {len(players)} players may log in, each as the name their key's line gives: {shown}")
+    if players:
+        say(f"{name}: {len(players)} players may log in, each as the name their key's line gives: {shown}")
+    if door.room is not None:
+        limits = door.room.limits
+        say(
+            f"{name}: open: any other key signs up for a name (at most {limits.per_address} an hour from one "
+            f"address, {limits.per_hour} an hour in all, {limits.max_accounts} kept); `{PROG} admin` bans"
+        )
     try:
         await door.serve_forever()
     except asyncio.CancelledError:
@@ -192,12 +270,21 @@ def run_lobby(args: argparse.Namespace) -> int:
     """The lobby, and the tables joined from it, until the player quits the lobby."""
     from core.seats import check_name
 
-    try:
-        player = check_name(args.name)
-    except ValueError as error:
-        raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters: {error}") from None
+    if (args.name is None) == (not args.sign_up):
+        raise UsageError(f"{PROG} lobby: give --name NAME, or --sign-up to choose one")
     limits = limits_from(args, f"{PROG} lobby")
-    require_terminal(f"{PROG} lobby")
+    if args.sign_up:
+        require_terminal(f"{PROG} lobby")
+        signed_up = run_sign_up()
+        if signed_up is None:
+            return 0
+        player = signed_up
+    else:
+        try:
+            player = check_name(args.name)
+        except ValueError as error:
+            raise UsageError(f"{PROG} lobby: --name takes 1 to {MAX_NAME} printable characters: {error}") from None
+        require_terminal(f"{PROG} lobby")
     from tui.lobby_app import JoinRequest, LobbyApp
 
     notice = None
@@ -213,6 +300,40 @@ def run_lobby(args: argparse.Namespace) -> int:
         watch = False
         failed = run_join(request, player)
         notice = f"Could not play at that table: {failed}." if failed else None
+
+
+def run_sign_up() -> str | None:
+    """An open server's newcomer chooses a name for their key (given by the server in the
+    environment); the name taken, with the player's own folder made the data directory from here
+    on, or None if they left."""
+    import os
+
+    from net.accounts import FINGERPRINT, RoomBook, SignUpLimits
+    from net.paths import server_dir
+    from net.player_sessions import (
+        SIGN_UP_ADDRESS_VARIABLE,
+        SIGN_UP_KEY_VARIABLE,
+        SIGN_UP_LIMITS_VARIABLE,
+        player_home,
+    )
+    from saves.store import HOME_VARIABLE
+
+    fingerprint = os.environ.get(SIGN_UP_KEY_VARIABLE, "")
+    if not FINGERPRINT.fullmatch(fingerprint):
+        raise UsageError(f"{PROG} lobby: --sign-up is for the sessions of an open server (serve-ssh --open)")
+    address = os.environ.get(SIGN_UP_ADDRESS_VARIABLE, "local")[:64]
+    server = server_dir()
+    book = RoomBook(server, limits=SignUpLimits.from_text(os.environ.get(SIGN_UP_LIMITS_VARIABLE)))
+    from tui.sign_up_app import SignUpApp
+
+    app = SignUpApp(book, fingerprint, address)
+    name = app.run()
+    if not name:
+        return None
+    os.environ[HOME_VARIABLE] = str(player_home(server, name))
+    for variable in (SIGN_UP_KEY_VARIABLE, SIGN_UP_ADDRESS_VARIABLE, SIGN_UP_LIMITS_VARIABLE):
+        os.environ.pop(variable, None)
+    return name
 
 
 def run_join(request: Any, player: str) -> str | None:

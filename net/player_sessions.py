@@ -37,6 +37,11 @@ MAX_SESSION_FILE = 4096
 MAX_SESSION_FILES = 10_000  # a count reads at most this many; the caps are far below
 WATCH_SPEEDS = ("instant", "normal", "slow")
 SAFE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+NEWCOMER = "\x00newcomer "  # before a key's fingerprint: a player who has no name yet (no name holds a NUL)
+NEWCOMERS = "newcomers"  # their data folder while they sign up: empty, theirs to read nothing from
+SIGN_UP_KEY_VARIABLE = "DOMINOES_SIGN_UP_KEY"  # the key's fingerprint, for the sign-up in the session
+SIGN_UP_ADDRESS_VARIABLE = "DOMINOES_SIGN_UP_ADDRESS"  # where it came from, for the limits on new names
+SIGN_UP_LIMITS_VARIABLE = "DOMINOES_SIGN_UP_LIMITS"  # the server's limits on new names (net.accounts)
 
 
 def safe_folder_name(name: str) -> str:
@@ -81,19 +86,48 @@ def lobby_session(
     command `watch [SPEED]`, bots playing on their own), with the player's own folder as its data
     directory and the server's data directory for the tables. ValueError (one line) for any other
     command; OSError if the player's folder cannot be made."""
-    limits = limits or ServerLimits()
-    argv = [sys.executable, "-m", "cli", "lobby", f"--name={name}", f"--takeover={limits.takeover:g}"]
+    argv = _lobby_argv([f"--name={name}"], limits or ServerLimits(), command)
+    environment = child_environment(os.environ if base is None else base)
+    environment[HOME_VARIABLE] = str(player_home(server_data, name))
+    environment[SERVER_HOME_VARIABLE] = str(server_data)
+    environment[SERVED_VARIABLE] = "1"
+    return argv, environment
+
+
+def sign_up_session(
+    fingerprint: str,
+    address: str,
+    server_data: Path,
+    limits: ServerLimits | None = None,
+    command: str = "",
+    base: Mapping[str, str] | None = None,
+    sign_up_limits: str = "",
+) -> tuple[list[str], dict[str, str]]:
+    """The session of a key an open server has no name for: the lobby, once the player has chosen a
+    name (`dominoes lobby --sign-up`, which binds it to the key). The key and the address go in the
+    environment, not on the command line that every local user may read."""
+    argv = _lobby_argv(["--sign-up"], limits or ServerLimits(), command)
+    environment = child_environment(os.environ if base is None else base)
+    private_directory(server_data)
+    environment[HOME_VARIABLE] = str(private_directory(server_data / NEWCOMERS))
+    environment[SERVER_HOME_VARIABLE] = str(server_data)
+    environment[SERVED_VARIABLE] = "1"
+    environment[SIGN_UP_KEY_VARIABLE] = fingerprint
+    environment[SIGN_UP_ADDRESS_VARIABLE] = address
+    environment[SIGN_UP_LIMITS_VARIABLE] = sign_up_limits
+    return argv, environment
+
+
+def _lobby_argv(who: list[str], limits: ServerLimits, command: str) -> list[str]:
+    """`dominoes lobby` for `who`, under the server's caps, for the session's command (`watch`)."""
+    argv = [sys.executable, "-m", "cli", "lobby", *who, f"--takeover={limits.takeover:g}"]
     argv += [f"--max-tables={limits.max_tables}", f"--max-player-tables={limits.max_player_tables}"]
     words = command.split()
     if words and not (words[0] == "watch" and len(words) <= 2 and (len(words) == 1 or words[1] in WATCH_SPEEDS)):
         raise ValueError(f"unknown command {command[:40]!r}; this server offers: watch [{'|'.join(WATCH_SPEEDS)}]")
     if words:
         argv += ["--watch"] + ([f"--speed={words[1]}"] if len(words) == 2 else [])
-    environment = child_environment(os.environ if base is None else base)
-    environment[HOME_VARIABLE] = str(player_home(server_data, name))
-    environment[SERVER_HOME_VARIABLE] = str(server_data)
-    environment[SERVED_VARIABLE] = "1"
-    return argv, environment
+    return argv
 
 
 class SessionRefused(Exception):

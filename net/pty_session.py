@@ -261,6 +261,10 @@ class PtyChild:
                     self.process.send_signal(number)
 
 
+# Leave the alternate screen, stop mouse reports, show the cursor, reset colours.
+RESET_TERMINAL = b"\x1b[?1049l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?25h\x1b[0m\r\n"
+
+
 class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     """An SSH session that runs the door's command for its player in a pty, or refuses without one.
     `on_end` is called once the session is over."""
@@ -268,6 +272,7 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def __init__(self, door: Any, player: str, on_end: Callable[[TerminalSession], None] | None = None) -> None:
         self.door = door  # the SSHFrontDoor: the command to run, the session count
         self.player = player  # the verified player's name
+        self.address = "local"  # where the connection comes from (the door sets it)
         self.on_end = on_end
         self.channel: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
         self.term_type: str | None = None
@@ -297,6 +302,16 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def session_started(self) -> None:
         asyncio.get_running_loop().create_task(self._start())
 
+    def end_with(self, message: str) -> None:
+        """End the session in play, telling the player why in one line: the terminal first leaves the
+        interface's screen (its mouse reports and hidden cursor too), so the line is read."""
+        if self.channel is None or self.closed or self.channel.is_closing():
+            return
+        if self.child is not None:
+            self.child.pause_output()  # nothing of the interface after the line
+        self.channel.write(RESET_TERMINAL + f"dominoes: {message}\r\n".encode())
+        self.channel.exit(1)
+
     def _refuse(self, message: str) -> None:
         assert self.channel is not None
         if self.channel.is_closing():
@@ -310,7 +325,7 @@ class TerminalSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._refuse("this server runs an interactive interface: connect from a terminal (ssh -t)")
             return
         try:
-            argv, environment = self.door.command_for(self.player, self.command or "")
+            argv, environment = self.door.command_for(self.player, self.command or "", self.address)
         except ValueError as error:
             self._refuse(str(error))
             return

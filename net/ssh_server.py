@@ -24,26 +24,32 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from net.accounts import RoomBook, canonical
 from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.paths import data_dir
-from net.player_sessions import DoorSessions, SessionCaps, child_environment, lobby_session
+from net.player_sessions import NEWCOMER, DoorSessions, SessionCaps, child_environment, lobby_session, sign_up_session
 from net.pty_session import PtyProcess, TerminalSession
 from net.session_launch import SessionLauncher
-from net.ssh_keys import load_authorized_keys, load_or_create_host_key
+from net.ssh_keys import PlayerKeys, load_authorized_keys, load_or_create_host_key
 from net.ssh_library import asyncssh
 from saves.json_file import private_directory
 
 DEFAULT_MAX_SESSIONS = ServerLimits.max_sessions
 LOGIN_TIMEOUT = 10.0  # seconds a connection may take to authenticate
 NO_SESSION_CLOSE = 30.0  # seconds an authenticated connection may hold no session before it is closed
+BAN_CHECK = 0.4  # seconds between looks at the room's book for bans: a ban ends its sessions within 1 s
+BANNED = "the keeper of this server has banned you"
 
 
 class _Connection(asyncssh.SSHServer):
     def __init__(self, door: SSHFrontDoor) -> None:
         self.door = door
         self.connection: asyncssh.SSHServerConnection | None = None
-        self.player: str | None = None  # the name the authorized-keys file gives the login
+        self.player: str | None = None  # the name the authorized-keys file (or the room's book) gives the login
+        self.address = "local"
+        self.open_login = False  # a login no file lists, on an open server: any key, bound to a name or not
+        self.fingerprint: str | None = None  # of the key an open login offered last (the one that signed)
         self.sessions: set[TerminalSession] = set()
         self._idle: asyncio.TimerHandle | None = None
 
@@ -51,28 +57,58 @@ class _Connection(asyncssh.SSHServer):
         self.connection = conn
         self.door.connections.add(conn)
         peer = conn.get_extra_info("peername")
-        self.door.strangers.arrive(self, str(peer[0]) if isinstance(peer, tuple) and peer else "local", conn.abort)
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+        self.door.strangers.arrive(self, self.address, conn.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._idle is not None:
             self._idle.cancel()
         self.door.strangers.left(self)
         self.door.signed.left(self)
+        self.door.logins.discard(self)
         if self.connection is not None:
             self.door.connections.discard(self.connection)
 
     def begin_auth(self, username: str) -> bool:
-        """Only the keys whose line names this user may log in as them (none for a stranger)."""
+        """Only the keys whose line names this user may log in as them (none for a stranger); on an
+        open server, a user no file lists may log in with any key."""
         assert self.connection is not None
         self.player = self.door.keys.name_of(username)
+        self.open_login = self.player is None and self.door.room is not None
         self.connection.set_authorized_keys(self.door.keys.keys_for(username))  # type: ignore[arg-type]
         return True  # every user must authenticate
 
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """Asked for each key an open login offers, and again, just before its signature is checked,
+        for the key that signs: the last one asked for is the one the login proved it holds."""
+        if not self.open_login:
+            return False
+        self.fingerprint = key.get_fingerprint("sha256")
+        return True
+
     def auth_completed(self) -> None:
-        assert self.connection is not None and self.player is not None
+        assert self.connection is not None
+        if self.open_login:
+            assert self.door.room is not None and self.fingerprint is not None
+            self.player = self.door.room.name_of_key(self.fingerprint)
         self.door.strangers.signed_in(self)
-        self.door.signed.add(self, self.player, self.connection.abort)
+        self.door.signed.add(self, self.login_name, self.connection.abort)
+        self.door.logins.add(self)
         self._watch_idle()
+
+    @property
+    def login_name(self) -> str:
+        """The player's name, or, for a key that has not signed up yet, a name no player can have."""
+        if self.player is not None:
+            return self.player
+        assert self.fingerprint is not None
+        return NEWCOMER + self.fingerprint
+
+    def current_name(self) -> str | None:
+        """The player's name now: a newcomer's once they have signed up."""
+        if self.player is None and self.door.room is not None and self.fingerprint is not None:
+            return self.door.room.name_of_key(self.fingerprint)
+        return self.player
 
     def public_key_auth_supported(self) -> bool:
         return True
@@ -87,9 +123,10 @@ class _Connection(asyncssh.SSHServer):
         if self._idle is not None:
             self._idle.cancel()
             self._idle = None
-        assert self.player is not None, "a session is opened only after authentication"
+        assert self.connection is not None, "a session is opened only after authentication"
         self.door.signed.left(self)  # it holds a session now: counted under the sessions' caps
-        session = TerminalSession(self.door, self.player, self._session_ended)
+        session = TerminalSession(self.door, self.login_name, self._session_ended)
+        session.address = self.address
         self.sessions.add(session)
         return session
 
@@ -113,11 +150,12 @@ class _Connection(asyncssh.SSHServer):
 class SSHFrontDoor:
     """The SSH server. `start()` binds (port 0 picks a free one: see `.port`); `close()` ends every
     session and its child. `data` is the server's data directory (default: the data directory):
-    its players' folders, its tables, its session count."""
+    its players' folders, its tables, its session count. With `room` (an open server), a key no file
+    lists may sign up for a name (`net.accounts`); without `authorized_keys`, only such keys come in."""
 
     def __init__(
         self,
-        authorized_keys: Path,
+        authorized_keys: Path | None,
         host_key: Path,
         *,
         max_sessions: int | None = None,
@@ -126,8 +164,13 @@ class SSHFrontDoor:
         environment: Mapping[str, str] | None = None,
         on_note: Callable[[str], None] | None = None,
         launcher: SessionLauncher | None = None,
+        room: RoomBook | None = None,
     ) -> None:
-        self.keys = load_authorized_keys(authorized_keys)  # KeyFileError before anything starts
+        if authorized_keys is None and room is None:
+            raise ValueError("a server that lists no keys must be open")
+        # KeyFileError before anything starts
+        self.keys = load_authorized_keys(authorized_keys) if authorized_keys is not None else PlayerKeys({})
+        self.room = room
         self.host_key_path = host_key
         self.host_key = load_or_create_host_key(host_key)
         limits = limits or ServerLimits()
@@ -148,6 +191,8 @@ class SSHFrontDoor:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.logins: set[_Connection] = set()  # the connections logged in
+        self._ban_watch: asyncio.Task[None] | None = None
         self.notes = Notes(on_note or (lambda line: None))  # refused and failed connections, counted
         self.strangers = Strangers(self.notes, timeout=LOGIN_TIMEOUT)
         self.signed = SignedIn(self.notes)
@@ -160,9 +205,28 @@ class SSHFrontDoor:
     def fingerprint(self) -> str:
         return self.host_key.get_fingerprint()
 
-    def command_for(self, player: str, command: str) -> tuple[list[str], dict[str, str]]:
-        """The child to run for `player`'s session, and its environment. ValueError (one line) for
-        a command this server does not offer; OSError if the player's folder cannot be made."""
+    def command_for(self, player: str, command: str, address: str = "local") -> tuple[list[str], dict[str, str]]:
+        """The child to run for `player`'s session, and its environment: a newcomer's begins by
+        signing up. ValueError (one line) for a command this server does not offer, a banned player
+        or no room for a new name now; OSError if the player's folder cannot be made."""
+        if self.room is not None and player.startswith(NEWCOMER):
+            no_room = self.room.room_for(address)
+            if no_room is not None:
+                self.notes.note(f"refused a new name ({no_room.split(';')[0]})")
+                raise ValueError(no_room)
+            fingerprint = player.removeprefix(NEWCOMER)
+            return sign_up_session(
+                fingerprint,
+                address,
+                self.data,
+                self.limits,
+                command,
+                base=self.environment,
+                sign_up_limits=self.room.limits.to_text(),
+            )
+        if self.room is not None and self.room.is_banned(player):
+            self.notes.note("refused (a banned player)")
+            raise ValueError(BANNED)
         return lobby_session(player, self.data, self.limits, command, base=self.environment)
 
     def launch(
@@ -207,13 +271,54 @@ class SSHFrontDoor:
         )
         self.port = self._acceptor.get_port()
         quiet_accept_errors(asyncio.get_running_loop(), self.notes)  # kept while the loop runs (see its words)
+        if self.room is not None:
+            await asyncio.to_thread(self.room.set_owners, self.keys.names())
+            self._ban_watch = asyncio.get_running_loop().create_task(self._watch_bans())
         await self.launcher.start()
+
+    async def _watch_bans(self) -> None:
+        """End the sessions of a player banned while they play (`dominoes admin ban`)."""
+        assert self.room is not None
+        seen: tuple[int, int, int] | None = None
+        while True:
+            await asyncio.sleep(BAN_CHECK)
+            try:
+                found = self.room.path.stat()
+                mark: tuple[int, int, int] | None = (found.st_mtime_ns, found.st_size, found.st_ino)
+            except OSError:
+                mark = None
+            if mark != seen:
+                seen = mark
+                self.end_banned()
+
+    def end_banned(self) -> None:
+        """Close every connection of a banned player, telling each of their sessions why."""
+        assert self.room is not None
+        try:
+            book = self.room.read()
+        except (OSError, ValueError):
+            return  # a book that cannot be read bans nobody new; the sessions go on
+        if not book.bans:
+            return
+        for login in list(self.logins):
+            name = login.player
+            if name is None and login.fingerprint is not None:
+                account = book.of_key(login.fingerprint)
+                name = account.name if account is not None else None
+            if name is None or canonical(name) not in book.bans or login.connection is None:
+                continue
+            self.notes.note("ended (a player banned while playing)")
+            for session in list(login.sessions):
+                session.end_with(BANNED)
+            login.connection.close()
 
     async def serve_forever(self) -> None:
         assert self._acceptor is not None
         await self._acceptor.wait_closed()
 
     async def close(self) -> None:
+        if self._ban_watch is not None:
+            self._ban_watch.cancel()
         if self._acceptor is not None:
             self._acceptor.close()
         self.strangers.close_all()
