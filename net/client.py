@@ -6,6 +6,9 @@
         ...
     await client.send_move(move)
 
+`TableClient.watch(address)` watches instead, at no seat: the table sends what every seat sees, and
+refuses anything a watcher sends but `bye` (`client.watching`, `client.seat` None).
+
 `connect` returns once the server has welcomed the client and sent its first snapshot (in
 `client.snapshot`, and also the first event). The welcome carries the commitment to the match's
 secret (`client.commitment`, to show the player). A new seat's welcome carries its key
@@ -52,7 +55,7 @@ Event = Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Rev
 
 
 class TableClient:
-    seat: int
+    seat: int | None  # None for a watcher
     game: str
     players: int
     names: tuple[str, ...]
@@ -64,10 +67,11 @@ class TableClient:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, welcome: dict[str, Any]) -> None:
         self._reader = reader
         self._writer = writer
-        self.seat = field(welcome, "seat", int)
+        self.watching = welcome.get("watching") is True
+        self.seat = None if self.watching else field(welcome, "seat", int)
         self.game = field(welcome, "game", str)
         self.players = field(welcome, "players", int)
-        if not 1 <= self.players <= MAX_PLAYERS or not 0 <= self.seat < self.players:
+        if not 1 <= self.players <= MAX_PLAYERS or not (self.seat is None or 0 <= self.seat < self.players):
             raise ProtocolError("the welcome names a seat that is not at the table")
         self.names = seat_names(field(welcome, "names", list), self.players)
         self.seats = tuple(field(welcome, "seats", list))
@@ -134,6 +138,39 @@ class TableClient:
                     client.token = key  # the seat is ours again by the key we proved
             first = await asyncio.wait_for(read_frame(reader), timeout)
             event = client._decode(first)
+            if not isinstance(event, Snapshot):
+                raise ProtocolError("the table sent no snapshot after its welcome")
+        except BaseException as error:
+            writer.close()
+            if isinstance(error, ConnectionClosed):
+                raise ConnectionError("the table closed the connection") from None
+            if isinstance(error, (OSError, TimeoutError)) and not isinstance(error, ConnectionError):
+                raise ConnectionError(f"the table did not answer: {_why(error)}") from None
+            raise
+        client._events.put_nowait(event)
+        client._task = asyncio.get_running_loop().create_task(client._read_loop())
+        return client
+
+    @classmethod
+    async def watch(cls, address: str | Address, timeout: float = CONNECT_TIMEOUT) -> TableClient:
+        """Watch the table at `address` from no seat. ConnectionError (one line) if it cannot be
+        reached or says no (closed to watchers, as many watchers as it takes)."""
+        where = parse_address(address) if isinstance(address, str) else address
+        try:
+            reader, writer = await asyncio.wait_for(open_connection(where), timeout)
+        except (OSError, TimeoutError) as error:
+            raise ConnectionError(f"cannot reach the table at {where}: {_why(error)}") from None
+        try:
+            writer.write(encode_frame({"type": "hello", "watch": True}))
+            await writer.drain()
+            welcome = await asyncio.wait_for(read_frame(reader), timeout)
+            if welcome["type"] == "bye":
+                reason = welcome.get("reason")
+                raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
+            if welcome["type"] != "welcome" or welcome.get("watching") is not True:
+                raise ProtocolError("the table did not let this client watch")
+            client = cls(reader, writer, welcome)
+            event = client._decode(await asyncio.wait_for(read_frame(reader), timeout))
             if not isinstance(event, Snapshot):
                 raise ProtocolError("the table sent no snapshot after its welcome")
         except BaseException as error:

@@ -39,6 +39,7 @@ from core.errors import IllegalMove
 from core.match import Match
 from core.moves import Move
 from core.seats import check_name
+from core.watching import watcher_view
 from core.words import article
 from net.address import Address, start_server
 from net.messages import LOG_LINES, Snapshot, snapshot_message
@@ -64,6 +65,9 @@ OLD_CLIENT_KEY = (
     "update dominoes to come back to your seat"
 )
 REVEAL_EVENTS = 2048  # events in one `reveal` message: well under the protocol's list limit
+MAX_WATCHERS = 50
+WATCHER_REFUSAL = "you are watching this table: a watcher cannot play or ask for anything"
+CLOSED_TO_WATCHERS = "this table is closed to watchers"
 
 
 class Leaving(Exception):
@@ -77,6 +81,7 @@ class Connection:
         self.reader = reader
         self.writer = writer
         self.seat: int | None = None
+        self.watching = False
         self.peer = _peer_host(writer)
         self.closing = False
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
@@ -85,13 +90,18 @@ class Connection:
         self._last = time.monotonic()
 
     def send(self, message: dict[str, Any]) -> None:
+        if not self.closing:
+            self.send_frame(encode_frame(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue an encoded frame (one frame may go to many watchers: it is encoded once)."""
         if self.closing:
             return
         if self._queue.qsize() >= MAX_QUEUED:
             self.closing = True
             self.writer.close()  # the reader sees the end and the connection is cleaned up there
             return
-        self._queue.put_nowait(encode_frame(message))
+        self._queue.put_nowait(frame)
 
     def bye(self, reason: str) -> None:
         """Send `bye {reason}` and close once it is written."""
@@ -155,7 +165,8 @@ class TableServer:
     decision (None: each bot's own). `on_event` receives one line per notable event; `on_seats` the
     names and seat labels whenever they change. `idle_close_after`: seconds with no player connected
     after which the table closes, the match saved (None: never). `keys_path`: the file that keeps
-    the hashes of the seats' keys (None: kept in memory only)."""
+    the hashes of the seats' keys (None: kept in memory only). `max_watchers`: how many may watch
+    at once (0 with `watchers_open` False: none); `on_watchers` receives their count when it changes."""
 
     def __init__(
         self,
@@ -170,6 +181,9 @@ class TableServer:
         on_seats: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
         idle_close_after: float | None = None,
         keys_path: Path | None = None,
+        max_watchers: int = MAX_WATCHERS,
+        watchers_open: bool = True,
+        on_watchers: Callable[[int], None] | None = None,
     ) -> None:
         get_bot(takeover_level)  # ValueError for an unknown level, before anything starts
         self.match = match
@@ -195,6 +209,10 @@ class TableServer:
         # What seat keys are proved for, and players file them by: the match, whatever the address.
         self.table_id = self.match_id if self.match_id != "unsaved" else f"unsaved-{secrets.token_hex(8)}"
         self._by_seat: dict[int, Connection] = {}
+        self.max_watchers = max_watchers
+        self.watchers_open = watchers_open
+        self.on_watchers = on_watchers
+        self._watchers: set[Connection] = set()
         self._connections: set[Connection] = set()
         self._waiting: dict[Connection, str] = {}  # connections yet to say hello (oldest first): their peer
         self._undo: PendingUndo | None = None
@@ -284,7 +302,10 @@ class TableServer:
                 self._waiting.pop(connection, None)
             if connection.closing:
                 return  # dropped while it waited: too many others from its address came after it
-            self._hello(connection, hello, keyed)
+            if hello.get("watch") is True:
+                self._hello_watcher(connection)
+            else:
+                self._hello(connection, hello, keyed)
             while True:
                 message = await read_frame(reader)
                 connection.spend()
@@ -390,7 +411,47 @@ class TableServer:
             connection.send({"type": "notice", "text": self._save_failing})
         self._kick()
 
+    def _hello_watcher(self, connection: Connection) -> None:
+        """Someone at no seat, to be sent what every seat sees, and to change nothing."""
+        if not self.watchers_open:
+            raise ProtocolError(CLOSED_TO_WATCHERS)
+        if len(self._watchers) >= self.max_watchers:
+            raise ProtocolError(f"this table has as many watchers as it takes ({self.max_watchers}); try again later")
+        connection.watching = True
+        self._watchers.add(connection)
+        connection.send(
+            {
+                "type": "welcome",
+                "seat": None,
+                "watching": True,
+                "game": self.match.game_name,
+                "players": self.match.players,
+                "names": list(self.match.names),
+                "seats": list(self.table.labels()),
+                "options": dict(self.match.options),
+                "match_id": self.match_id,
+                "token": None,
+                "commitment": self.match.commitment if self.match.secret is not None else None,
+            }
+        )
+        connection.send(snapshot_message(self.watcher_snapshot()))
+        if self.match.state.over:
+            self._reveal(connection)
+        self._tell_watchers()
+
+    @property
+    def watchers(self) -> int:
+        return len(self._watchers)
+
+    def _tell_watchers(self) -> None:
+        if self.on_watchers is not None:
+            self.on_watchers(len(self._watchers))
+
     def _detach(self, connection: Connection) -> None:
+        if connection in self._watchers:
+            self._watchers.discard(connection)
+            self._tell_watchers()
+            return
         seat = connection.seat
         if seat is None or self._by_seat.get(seat) is not connection:
             return
@@ -437,7 +498,9 @@ class TableServer:
     # -- messages ---------------------------------------------------------------------------------------
     def _dispatch(self, connection: Connection, message: dict[str, Any]) -> None:
         kind = message["type"]
-        if kind == "move":
+        if connection.watching and kind in ("move", "undo_request", "undo_answer", "undo_withdraw"):
+            self._refuse(connection, WATCHER_REFUSAL)
+        elif kind == "move":
             self._on_move(connection, message)
         elif kind == "undo_request":
             self._on_undo_request(connection)
@@ -625,7 +688,7 @@ class TableServer:
         self._save()
         self._broadcast()
         if state.over:
-            for connection in list(self._by_seat.values()):
+            for connection in [*self._by_seat.values(), *self._watchers]:
                 self._reveal(connection)
         self._kick()
 
@@ -712,6 +775,24 @@ class TableServer:
             match.undo_refusal() or "",
         )
 
+    def watcher_snapshot(self) -> Snapshot:
+        """What a watcher is shown: what every seat sees (`core.watching`), the log as every seat
+        reads it, no legal moves and no undo."""
+        match = self.match
+        return Snapshot(
+            watcher_view(match.game, match.state),
+            (),
+            match.names,
+            self.table.labels(),
+            self.log_lines(None),
+            match.cursor,
+            False,
+            match.state.to_move,
+            self.thinking,
+            tuple(sorted(self.table.stand_ins)),
+            "",
+        )
+
     def log_lines(self, seat: int | None = None) -> tuple[str, ...]:
         """The recent events in words, as `seat` may read them (the tiles it drew itself are named;
         with no seat, only what every seat saw)."""
@@ -724,6 +805,10 @@ class TableServer:
     def _broadcast(self) -> None:
         for seat, connection in list(self._by_seat.items()):
             connection.send(snapshot_message(self.snapshot(seat)))
+        if self._watchers:
+            frame = encode_frame(snapshot_message(self.watcher_snapshot()))
+            for watcher in list(self._watchers):
+                watcher.send_frame(frame)
         self._tell_seats()
 
     def _tell_seats(self) -> None:

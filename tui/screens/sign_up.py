@@ -27,7 +27,7 @@ WELCOME = (
     "Welcome. Choose the name you will play under here: it stays yours, bound to the SSH key you "
     "came in with, and that key brings you back as it next time."
 )
-RULES = f"1 to {MAX_NAME} letters, digits, spaces or signs; names are the same whatever their case."
+RULES = f"1 to {MAX_NAME} letters, digits, spaces or signs (the same whatever their case). Enter takes it."
 
 
 class SignUpScreen(Screen[str]):
