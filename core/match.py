@@ -7,7 +7,9 @@ the match's chance (a secret given by whoever starts the match, or a seed chosen
 
 Undo keeps secrets: at a table with more than one human it never goes back into a round whose
 hands have been shown (the round's end reveals them); with one human (or none) it may, and the
-match is then marked (`undid_revealed_round`), as practice rather than a fair match.
+match is then marked (`undid_revealed_round`), as practice rather than a fair match. A match that
+people have watched (`watched`, set by the table that served them) is treated as shared: its
+watchers saw the hands at the round's end too, and must not see that round played again.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class Match:
             commitment if commitment is not None else chance.commitment(secret) if secret is not None else None
         )
         self.undid_revealed_round: bool = bool(undid_revealed_round)
+        self.watched = False  # someone at no seat has watched: undo keeps the rounds they saw shown
         self.seats: tuple[Seat, ...] = tuple(seats) if seats is not None else default_seats(players)
         if len(self.seats) != players:
             raise ValueError(f"{players} players need {players} seats, not {len(self.seats)}")
@@ -178,16 +181,18 @@ class Match:
 
     def undo_refusal(self) -> str | None:
         """Why the undo due now is not allowed, in one line, or None (allowed, or nothing to undo):
-        at a table with another human, undo never goes back into a round whose hands were shown."""
+        at a table with another human, or one that people have watched, undo never goes back into a
+        round whose hands were shown."""
         point = self.undo_point()
-        if point is None or not self.shared:
+        if point is None or not (self.shared or self.watched):
             return None
         number = self.revealed_round(point)
         if number is None:
             return None
         word = "hand" if self.game_name == "moon" else "round"
+        shown = "every player" if self.shared else "everyone watching"
         return (
-            f"Undo stops at the end of {word} {number}: its hands have been shown to every player, "
+            f"Undo stops at the end of {word} {number}: its hands have been shown to {shown}, "
             "so it is not played again."
         )
 

@@ -2,7 +2,7 @@
 
     client = await TableClient.connect("example.org:4444", "Ada")
     async for event in client.events():    # Snapshot, Refused, UndoAsked, UndoResult, Notice,
-                                           # Revealed (the match is over), then Closed
+                                           # Said, Revealed (the match is over), then Closed
         ...
     await client.send_move(move)
 
@@ -36,6 +36,7 @@ from net.messages import (
     Refused,
     Revealed,
     RevealReader,
+    Said,
     Snapshot,
     UndoAsked,
     UndoPending,
@@ -51,7 +52,7 @@ from saves.ids import is_match_id
 CONNECT_TIMEOUT = 10.0
 MAX_PLAYERS = 8  # the largest table of any game
 
-Event = Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Revealed | Closed
+Event = Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Revealed | Said | Closed
 
 
 class TableClient:
@@ -197,6 +198,10 @@ class TableClient:
     async def send_move(self, move: Move) -> None:
         await self._send({"type": "move", "move": move.to_data()})
 
+    async def say(self, phrase: int) -> None:
+        """Send quick message number `phrase` (`net.talk.PHRASES`) to the table."""
+        await self._send({"type": "say", "phrase": phrase})
+
     async def request_undo(self) -> None:
         await self._send({"type": "undo_request"})
 
@@ -289,6 +294,15 @@ class TableClient:
             )
         if kind == "notice":
             return Notice(plain_line(field(message, "text", str)))
+        if kind == "said":
+            seat, phrase, cursor = (
+                field(message, "seat", int),
+                field(message, "phrase", int),
+                field(message, "cursor", int),
+            )
+            if not 0 <= seat < self.players or cursor < 0:
+                raise ProtocolError("a quick message names no seat at the table")
+            return Said(seat, phrase, cursor)
         if kind == "reveal":
             revealed = self._reveals.take(message)
             if revealed is not None:

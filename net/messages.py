@@ -43,6 +43,7 @@ class Snapshot:
     thinking: int | None
     stand_ins: tuple[int, ...] = ()  # away seats a bot is playing for until their player is back
     undo_refusal: str = ""  # why the undo due is not allowed here (a round's end stops it), if it is not
+    watchers: int = 0  # people watching the table from no seat
 
     @staticmethod
     def from_message(message: dict[str, Any]) -> Snapshot:
@@ -63,6 +64,9 @@ class Snapshot:
         if cursor < 0:
             raise ProtocolError("a snapshot's cursor is negative")
         refusal = plain_line(field(message, "undo_refusal", str, optional=True) or "")
+        watchers = field(message, "watchers", int, optional=True) or 0
+        if watchers < 0:
+            raise ProtocolError("a snapshot counts fewer than no watchers")
         return Snapshot(
             view,
             legal,
@@ -75,6 +79,7 @@ class Snapshot:
             thinking,
             stand_ins,  # type: ignore[arg-type]
             refusal,
+            watchers,
         )
 
 
@@ -93,6 +98,7 @@ def snapshot_message(snapshot: Snapshot) -> dict[str, Any]:
         "thinking": snapshot.thinking,
         "stand_ins": list(snapshot.stand_ins),
         "undo_refusal": snapshot.undo_refusal or None,
+        "watchers": snapshot.watchers,
     }
 
 
@@ -222,6 +228,15 @@ class RevealReader:
         done = Revealed(secret, seed, tuple(self.events))
         self.events, self.total = [], None
         return done
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """Seat `seat` sent quick message `phrase` (`net.talk.PHRASES`) after event `cursor`."""
+
+    seat: int
+    phrase: int
+    cursor: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,8 +44,10 @@ from core.words import article
 from net.address import Address, start_server
 from net.messages import LOG_LINES, Snapshot, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
+from net.rate import TokenBucket
 from net.seat_keys import MAX_TOKEN, load_seat_keys, new_nonce, save_seat_keys
 from net.seats import AWAY, SeatRefused, SeatTable
+from net.talk import TALK_BURST, TALK_EVERY, phrase_text, talk_line
 from workers.bot_process import IN_PROCESS_LEVELS, BotProcess, decision_seed
 
 HELLO_TIMEOUT = 5.0  # a connection that has not said hello (and answered its challenge) by then is dropped
@@ -68,6 +70,8 @@ REVEAL_EVENTS = 2048  # events in one `reveal` message: well under the protocol'
 MAX_WATCHERS = 50
 WATCHER_REFUSAL = "you are watching this table: a watcher cannot play or ask for anything"
 CLOSED_TO_WATCHERS = "this table is closed to watchers"
+WATCHERS_TOLD_EVERY = 1.0  # seconds: the seats hear of watchers coming and going at most this often
+TALK_REFUSAL = f"one quick message every {TALK_EVERY:g} seconds, please"
 
 
 class Leaving(Exception):
@@ -82,6 +86,7 @@ class Connection:
         self.writer = writer
         self.seat: int | None = None
         self.watching = False
+        self.talk = TokenBucket(1 / TALK_EVERY, TALK_BURST)
         self.peer = _peer_host(writer)
         self.closing = False
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue()
@@ -166,7 +171,7 @@ class TableServer:
     names and seat labels whenever they change. `idle_close_after`: seconds with no player connected
     after which the table closes, the match saved (None: never). `keys_path`: the file that keeps
     the hashes of the seats' keys (None: kept in memory only). `max_watchers`: how many may watch
-    at once (0 with `watchers_open` False: none); `on_watchers` receives their count when it changes."""
+    at once (0: the table is closed to watchers); `on_watchers` receives their count when it changes."""
 
     def __init__(
         self,
@@ -182,7 +187,6 @@ class TableServer:
         idle_close_after: float | None = None,
         keys_path: Path | None = None,
         max_watchers: int = MAX_WATCHERS,
-        watchers_open: bool = True,
         on_watchers: Callable[[int], None] | None = None,
     ) -> None:
         get_bot(takeover_level)  # ValueError for an unknown level, before anything starts
@@ -210,9 +214,9 @@ class TableServer:
         self.table_id = self.match_id if self.match_id != "unsaved" else f"unsaved-{secrets.token_hex(8)}"
         self._by_seat: dict[int, Connection] = {}
         self.max_watchers = max_watchers
-        self.watchers_open = watchers_open
         self.on_watchers = on_watchers
         self._watchers: set[Connection] = set()
+        self._watchers_told: asyncio.TimerHandle | None = None  # the seats' next word of the count
         self._connections: set[Connection] = set()
         self._waiting: dict[Connection, str] = {}  # connections yet to say hello (oldest first): their peer
         self._undo: PendingUndo | None = None
@@ -260,6 +264,8 @@ class TableServer:
         self._closed = True
         for timer in self._timers.values():
             timer.cancel()
+        if self._watchers_told is not None:
+            self._watchers_told.cancel()
         if self._idle_timer is not None:
             self._idle_timer.cancel()
         if self._server is not None:
@@ -413,12 +419,13 @@ class TableServer:
 
     def _hello_watcher(self, connection: Connection) -> None:
         """Someone at no seat, to be sent what every seat sees, and to change nothing."""
-        if not self.watchers_open:
+        if self.max_watchers <= 0:
             raise ProtocolError(CLOSED_TO_WATCHERS)
         if len(self._watchers) >= self.max_watchers:
             raise ProtocolError(f"this table has as many watchers as it takes ({self.max_watchers}); try again later")
         connection.watching = True
         self._watchers.add(connection)
+        self.match.watched = True  # from now on undo never plays again a round whose hands they saw
         connection.send(
             {
                 "type": "welcome",
@@ -444,8 +451,19 @@ class TableServer:
         return len(self._watchers)
 
     def _tell_watchers(self) -> None:
+        """The count goes to the host at once, and to the seats within WATCHERS_TOLD_EVERY (a crowd
+        coming in costs the players one snapshot, not one each)."""
         if self.on_watchers is not None:
             self.on_watchers(len(self._watchers))
+        if self._watchers_told is None and not self._closed:
+            self._watchers_told = asyncio.get_running_loop().call_later(
+                WATCHERS_TOLD_EVERY, self._tell_seats_of_watchers
+            )
+
+    def _tell_seats_of_watchers(self) -> None:
+        self._watchers_told = None
+        for seat, connection in list(self._by_seat.items()):
+            connection.send(snapshot_message(self.snapshot(seat)))
 
     def _detach(self, connection: Connection) -> None:
         if connection in self._watchers:
@@ -498,8 +516,10 @@ class TableServer:
     # -- messages ---------------------------------------------------------------------------------------
     def _dispatch(self, connection: Connection, message: dict[str, Any]) -> None:
         kind = message["type"]
-        if connection.watching and kind in ("move", "undo_request", "undo_answer", "undo_withdraw"):
+        if connection.watching and kind in ("move", "undo_request", "undo_answer", "undo_withdraw", "say"):
             self._refuse(connection, WATCHER_REFUSAL)
+        elif kind == "say":
+            self._on_say(connection, field(message, "phrase", int))
         elif kind == "move":
             self._on_move(connection, message)
         elif kind == "undo_request":
@@ -520,6 +540,21 @@ class TableServer:
         if rule is not None:
             message["rule"] = rule
         connection.send(message)
+
+    def _on_say(self, connection: Connection, phrase: int) -> None:
+        """A seated player's quick message: one of the fixed phrases, to everyone at the table."""
+        seat = connection.seat
+        assert seat is not None
+        if phrase_text(phrase) is None:
+            self._refuse(connection, "this table does not know that message")
+            return
+        if not connection.talk.take():
+            self._refuse(connection, TALK_REFUSAL)
+            return
+        self.on_event(talk_line(self.match.names[seat], phrase))
+        frame = encode_frame({"type": "said", "seat": seat, "phrase": phrase, "cursor": self.match.cursor})
+        for other in [*self._by_seat.values(), *self._watchers]:
+            other.send_frame(frame)
 
     def _on_move(self, connection: Connection, message: dict[str, Any]) -> None:
         try:
@@ -773,6 +808,7 @@ class TableServer:
             self.thinking,
             tuple(sorted(self.table.stand_ins)),
             match.undo_refusal() or "",
+            len(self._watchers),
         )
 
     def watcher_snapshot(self) -> Snapshot:
@@ -791,6 +827,7 @@ class TableServer:
             self.thinking,
             tuple(sorted(self.table.stand_ins)),
             "",
+            len(self._watchers),
         )
 
     def log_lines(self, seat: int | None = None) -> tuple[str, ...]:

@@ -116,3 +116,15 @@ def test_the_deals_of_a_match_check_against_its_secret_and_commitment(game):
     word = "hand" if game == "moon" else "round"
     assert not check_deals(tampered).fair
     assert check_deals(tampered).reason == f"deal 1 (event 1, {word} 1) is not the one the secret gives"
+
+
+@pytest.mark.parametrize("game", ["chicken-foot", "moon"])
+def test_against_bots_with_people_watching_undo_stops_at_the_end_of_the_round(game):
+    match = play_to_round_two([Seat("Ana"), Seat("Bot", "bot", "easy"), Seat("Cy", "bot", "easy")], game)
+    match.watched = True  # the table had watchers: they saw round 1's hands at its end
+    word = "hand" if game == "moon" else "round"
+    assert match.undo_refusal() == (
+        f"Undo stops at the end of {word} 1: its hands have been shown to everyone watching, so it is not played again."
+    )
+    before = match.cursor
+    assert not match.undo() and match.cursor == before and not match.undid_revealed_round

@@ -15,7 +15,7 @@ from core.view_data import view_from_data
 from net.client import TableClient
 from net.messages import Refused, Snapshot
 from net.server import CLOSED_TO_WATCHERS, WATCHER_REFUSAL
-from tests.net.helpers import RawClient, ann_and_ben, event_of, run, serving
+from tests.net.helpers import RawClient, ann_and_ben, event_of, run, serving, snapshot_where
 
 
 def tiles_in(value: Any) -> set[Tile]:
@@ -136,7 +136,7 @@ def test_the_51st_watcher_is_refused_with_one_line():
 
 def test_a_table_closed_to_watchers_refuses_them():
     async def scenario():
-        async with ann_and_ben(watchers_open=False) as (server, _ann, _ben):
+        async with ann_and_ben(max_watchers=0) as (server, _ann, _ben):
             with pytest.raises(ConnectionError) as refused:
                 await TableClient.watch(str(server.address))
             assert str(refused.value) == CLOSED_TO_WATCHERS
@@ -157,3 +157,28 @@ def test_the_watcher_count_is_told_as_it_changes():
 
     run(scenario())
     assert counts[:2] == [1, 0]
+
+
+def test_a_table_that_has_been_watched_counts_as_shared_for_undo():
+    async def scenario():
+        async with ann_and_ben() as (server, _ann, _ben):
+            assert not server.match.watched
+            watcher = await TableClient.watch(str(server.address))
+            await watcher.close()
+            return server.match.watched
+
+    assert run(scenario()) is True
+
+
+def test_the_seats_are_told_how_many_watch_within_a_second():
+    async def scenario():
+        async with ann_and_ben() as (server, ann, _ben):
+            assert ann.snapshot.watchers == 0
+            watchers = [await TableClient.watch(str(server.address)) for _ in range(3)]
+            told = await snapshot_where(ann, lambda snapshot: snapshot.watchers == 3)
+            assert told.view.hand  # Ann's own snapshot: her hand is still hers
+            for watcher in watchers:
+                await watcher.close()
+            await snapshot_where(ann, lambda snapshot: snapshot.watchers == 0)
+
+    run(scenario())
