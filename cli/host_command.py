@@ -27,6 +27,7 @@ DEFAULT_BIND = "127.0.0.1"  # this machine only, unless --bind says otherwise
 def add_parser(commands: Any) -> None:
     from core import GAME_NAMES
     from core.bots import BOT_LEVELS
+    from net.limits import DEFAULT_MAX_WATCHERS
 
     host = commands.add_parser(
         "host",
@@ -88,6 +89,13 @@ def add_parser(commands: Any) -> None:
         "--status", metavar="PATH", help="keep a JSON file at PATH saying who sits where (for a lobby to show)"
     )
     host.add_argument(
+        "--watchers",
+        type=int,
+        default=DEFAULT_MAX_WATCHERS,
+        metavar="N",
+        help="how many may watch the table at once, seeing what every seat sees (default %(default)s; 0: none)",
+    )
+    host.add_argument(
         "--resume",
         dest="resume_match",
         metavar="MATCH",
@@ -129,6 +137,7 @@ class HostPlan(NamedTuple):
     pause: float
     idle_close: float | None
     status: str | None
+    watchers: int = 0
     fallback: Any = None  # where to listen if `address` (where the match was last hosted) is taken
 
 
@@ -138,6 +147,7 @@ def plan(args: argparse.Namespace) -> HostPlan:
     match's lock: close it when done."""
     from core.bots import get_bot
     from net.address import tcp, unix
+    from net.limits import MAX_WATCHERS_LIMIT
     from saves.autosave import Autosave
     from saves.store import SaveStore
 
@@ -148,6 +158,8 @@ def plan(args: argparse.Namespace) -> HostPlan:
         raise ValueError(f"--budget must be a positive number of seconds, not {args.budget}")
     if not (math.isfinite(args.pause) and 0 <= args.pause <= 60):
         raise ValueError(f"--pause must be from 0 to 60 seconds, not {args.pause}")
+    if not 0 <= args.watchers <= MAX_WATCHERS_LIMIT:
+        raise ValueError(f"--watchers must be from 0 to {MAX_WATCHERS_LIMIT}, not {args.watchers}")
     port = 0 if args.port is None else args.port
     bind = args.bind or DEFAULT_BIND
     address = unix(args.socket) if args.socket is not None else tcp(bind, port)
@@ -190,6 +202,7 @@ def plan(args: argparse.Namespace) -> HostPlan:
         args.pause,
         idle_close,
         args.status,
+        args.watchers,
         fallback,
     )
 
@@ -334,11 +347,13 @@ async def _serve(host_plan: HostPlan) -> int:
 
     match = host_plan.match
     status = host_plan.status
+    told: dict[str, Any] = {"names": match.names, "labels": (), "watching": 0}
 
-    def tell_seats(names: tuple[str, ...], labels: tuple[str, ...]) -> None:
+    def tell_status(**changed: Any) -> None:
+        told.update(changed)
         if status is not None:
             try:
-                write_seat_status(status, names, labels)
+                write_seat_status(status, told["names"], told["labels"], told["watching"])
             except OSError as error:
                 _say(f"could not write the seat status to {status}: {os_error_text(error)}")
 
@@ -351,8 +366,10 @@ async def _serve(host_plan: HostPlan) -> int:
         takeover_level=host_plan.takeover_bot,
         deal_delay=host_plan.pause,
         on_event=_say,
-        on_seats=tell_seats,
+        on_seats=lambda names, labels: tell_status(names=names, labels=labels),
         idle_close_after=host_plan.idle_close,
+        max_watchers=host_plan.watchers,
+        on_watchers=lambda count: tell_status(watching=count),
     )
     match_id = host_plan.autosave.match_id
     loop = asyncio.get_running_loop()

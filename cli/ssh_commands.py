@@ -64,6 +64,7 @@ LIMIT_OPTIONS = (
     ("max_player_sessions", "sessions of one player at once", True),
     ("max_tables", "lobby tables open at once, in all", False),
     ("max_player_tables", "lobby tables one player may have open", False),
+    ("max_watchers", "people watching one lobby table at once (0: nobody may watch)", False),
 )
 
 

@@ -122,6 +122,7 @@ def _lobby_argv(who: list[str], limits: ServerLimits, command: str) -> list[str]
     """`dominoes lobby` for `who`, under the server's caps, for the session's command (`watch`)."""
     argv = [sys.executable, "-m", "cli", "lobby", *who, f"--takeover={limits.takeover:g}"]
     argv += [f"--max-tables={limits.max_tables}", f"--max-player-tables={limits.max_player_tables}"]
+    argv += [f"--max-watchers={limits.max_watchers}"]
     words = command.split()
     if words and not (words[0] == "watch" and len(words) <= 2 and (len(words) == 1 or words[1] in WATCH_SPEEDS)):
         raise ValueError(f"unknown command {command[:40]!r}; this server offers: watch [{'|'.join(WATCH_SPEEDS)}]")

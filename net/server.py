@@ -42,6 +42,7 @@ from core.seats import check_name
 from core.watching import watcher_view
 from core.words import article
 from net.address import Address, start_server
+from net.limits import DEFAULT_MAX_WATCHERS
 from net.messages import LOG_LINES, Snapshot, snapshot_message
 from net.protocol import ConnectionClosed, ProtocolError, encode_frame, field, read_frame
 from net.rate import TokenBucket
@@ -67,7 +68,6 @@ OLD_CLIENT_KEY = (
     "update dominoes to come back to your seat"
 )
 REVEAL_EVENTS = 2048  # events in one `reveal` message: well under the protocol's list limit
-MAX_WATCHERS = 50
 WATCHER_REFUSAL = "you are watching this table: a watcher cannot play or ask for anything"
 CLOSED_TO_WATCHERS = "this table is closed to watchers"
 WATCHERS_TOLD_EVERY = 1.0  # seconds: the seats hear of watchers coming and going at most this often
@@ -186,7 +186,7 @@ class TableServer:
         on_seats: Callable[[tuple[str, ...], tuple[str, ...]], None] | None = None,
         idle_close_after: float | None = None,
         keys_path: Path | None = None,
-        max_watchers: int = MAX_WATCHERS,
+        max_watchers: int = DEFAULT_MAX_WATCHERS,
         on_watchers: Callable[[int], None] | None = None,
     ) -> None:
         get_bot(takeover_level)  # ValueError for an unknown level, before anything starts
@@ -217,6 +217,7 @@ class TableServer:
         self.on_watchers = on_watchers
         self._watchers: set[Connection] = set()
         self._watchers_told: asyncio.TimerHandle | None = None  # the seats' next word of the count
+        self._count_told = 0
         self._connections: set[Connection] = set()
         self._waiting: dict[Connection, str] = {}  # connections yet to say hello (oldest first): their peer
         self._undo: PendingUndo | None = None
@@ -451,17 +452,19 @@ class TableServer:
         return len(self._watchers)
 
     def _tell_watchers(self) -> None:
-        """The count goes to the host at once, and to the seats within WATCHERS_TOLD_EVERY (a crowd
-        coming in costs the players one snapshot, not one each)."""
-        if self.on_watchers is not None:
-            self.on_watchers(len(self._watchers))
+        """The count goes to the seats and the host within WATCHERS_TOLD_EVERY: a crowd coming in
+        costs the players one snapshot, and the host one write of its status, not one each."""
         if self._watchers_told is None and not self._closed:
-            self._watchers_told = asyncio.get_running_loop().call_later(
-                WATCHERS_TOLD_EVERY, self._tell_seats_of_watchers
-            )
+            self._watchers_told = asyncio.get_running_loop().call_later(WATCHERS_TOLD_EVERY, self._tell_count)
 
-    def _tell_seats_of_watchers(self) -> None:
+    def _tell_count(self) -> None:
         self._watchers_told = None
+        count = len(self._watchers)
+        if count == self._count_told:
+            return
+        self._count_told = count
+        if self.on_watchers is not None:
+            self.on_watchers(count)
         for seat, connection in list(self._by_seat.items()):
             connection.send(snapshot_message(self.snapshot(seat)))
 

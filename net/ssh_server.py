@@ -19,6 +19,7 @@ beside their sessions. What is turned away is one line a second in the log, with
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
@@ -175,9 +176,7 @@ class SSHFrontDoor:
         self.host_key = load_or_create_host_key(host_key)
         limits = limits or ServerLimits()
         if max_sessions is not None:
-            limits = ServerLimits(
-                max_sessions, limits.max_player_sessions, limits.max_tables, limits.max_player_tables, limits.takeover
-            )
+            limits = dataclasses.replace(limits, max_sessions=max_sessions)
         self.limits = limits
         self.data = data if data is not None else data_dir()
         self.caps = SessionCaps(self.data, limits)

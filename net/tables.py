@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from net.file_lock import exclusive
-from net.limits import ServerLimits
+from net.limits import MAX_WATCHERS_LIMIT, ServerLimits
 from net.paths import server_dir, tables_dir
 from saves.json_file import load_json_file, private_directory, write_json_file
 from saves.os_errors import os_error_text
@@ -71,6 +71,8 @@ class Table:
     pid: int
     socket: Path
     live: tuple[tuple[str, str], ...] | None = None  # per seat, from the host: (name, "human"/"away"/"open"/level)
+    max_watchers: int = 0  # how many may watch at once (0: the maker closed it to watchers)
+    watching: int = 0  # how many watch now, from the host
 
     def seat_of(self, player: str) -> int | None:
         """The human seat that is `player`'s (by its name, in any case), if there is one: they take
@@ -104,6 +106,10 @@ class Table:
         return tuple(texts)
 
     @property
+    def watchable(self) -> bool:
+        return self.max_watchers > 0
+
+    @property
     def open_seats(self) -> int:
         if self.live is not None:
             return sum(1 for _, label in self.live if label == "open")
@@ -120,6 +126,7 @@ class Table:
             "created": self.created,
             "pid": self.pid,
             "socket": str(self.socket),
+            "watchers": self.max_watchers,
         }
 
     @staticmethod
@@ -141,8 +148,19 @@ class Table:
         pid, created, options = data.get("pid"), data.get("created"), data.get("options")
         if type(pid) is not int or pid <= 0 or not isinstance(created, int | float) or not isinstance(options, dict):
             raise ValueError("the sidecar's process, time or options are wrong")
+        watchers = data.get("watchers", 0)  # a table from before watching: none
+        if type(watchers) is not int or not 0 <= watchers <= MAX_WATCHERS_LIMIT:
+            raise ValueError("the sidecar's count of watchers is wrong")
         return Table(
-            data["id"], data["game"], tuple(seats), options, data["creator"], created, pid, Path(data["socket"])
+            data["id"],
+            data["game"],
+            tuple(seats),
+            options,
+            data["creator"],
+            created,
+            pid,
+            Path(data["socket"]),
+            max_watchers=watchers,
         )
 
 
@@ -211,8 +229,8 @@ def list_tables(directory: Path | None = None) -> list[Table]:
         if not process_alive(table.pid, table.socket):
             _remove(table.table_id, directory)
             continue
-        live = read_seat_status(directory / f"{table.table_id}{STATUS_SUFFIX}", len(table.seats))
-        tables.append(dataclasses.replace(table, live=live) if live is not None else table)
+        status = read_table_status(directory / f"{table.table_id}{STATUS_SUFFIX}", len(table.seats))
+        tables.append(dataclasses.replace(table, live=status[0], watching=status[1]) if status is not None else table)
         if len(tables) >= MAX_TABLES:
             break
     return sorted(tables, key=lambda t: (t.created, t.table_id))
@@ -251,25 +269,36 @@ def write_sidecar(table: Table, directory: Path) -> Path:
     return path
 
 
-def write_seat_status(path: str | Path, names: Sequence[str], labels: Sequence[str]) -> None:
-    """The host's word on who sits where, replaced atomically (a lobby may read it at any time)."""
-    write_json_file(Path(path), {"version": SIDECAR_VERSION, "names": list(names), "seats": list(labels)})
+def write_seat_status(path: str | Path, names: Sequence[str], labels: Sequence[str], watching: int = 0) -> None:
+    """The host's word on who sits where and how many watch, replaced atomically (a lobby may read
+    it at any time)."""
+    data = {"version": SIDECAR_VERSION, "names": list(names), "seats": list(labels), "watching": watching}
+    write_json_file(Path(path), data)
 
 
 def read_seat_status(path: Path, players: int) -> tuple[tuple[str, str], ...] | None:
     """Each seat's (name, label) as a host last wrote them, or None if there are none (yet) or they
     make no sense."""
+    status = read_table_status(path, players)
+    return status[0] if status is not None else None
+
+
+def read_table_status(path: Path, players: int) -> tuple[tuple[tuple[str, str], ...], int] | None:
+    """Each seat's (name, label) and how many watch, as a host last wrote them, or None if there are
+    none (yet) or they make no sense."""
     try:
         data = load_json_file(path, MAX_STATUS)
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("version") != SIDECAR_VERSION:
         return None
-    names, labels = data.get("names"), data.get("seats")
+    names, labels, watching = data.get("names"), data.get("seats"), data.get("watching", 0)
     for texts in (names, labels):
         if not isinstance(texts, list) or len(texts) != players or not all(isinstance(x, str) for x in texts):
             return None
-    return tuple(zip(names, labels, strict=True))  # type: ignore[arg-type]
+    if type(watching) is not int or not 0 <= watching <= MAX_WATCHERS_LIMIT:
+        return None
+    return tuple(zip(names, labels, strict=True)), watching  # type: ignore[arg-type]
 
 
 def host_argv(
@@ -279,15 +308,17 @@ def host_argv(
     socket: Path,
     seed: int | None = None,
     takeover: float | None = None,
+    watchers: int = 0,
 ) -> list[str]:
     """`dominoes host` for a table: the seats taken and open are the ones people play; with
-    `takeover`, an easy bot plays for an away player after that many seconds, until they return.
+    `takeover`, an easy bot plays for an away player after that many seconds, until they return;
+    at most `watchers` may watch (0: none).
     Without a seed the table's process deals from a secret it draws itself, which nothing passes
     anywhere; a seed chosen for practice is written to its standard input (`--seed -`)."""
     kinds = ",".join(seat.level or "easy" if seat.kind == "bot" else "human" for seat in seats)
     status = socket.with_suffix(STATUS_SUFFIX)
     argv = [sys.executable, "-m", "cli", "host", "--game", game, "--seats", kinds, "--socket", str(socket)]
-    argv += ["--status", str(status), "--idle-close", str(IDLE_CLOSE)]
+    argv += ["--status", str(status), "--idle-close", str(IDLE_CLOSE), "--watchers", str(watchers)]
     if takeover is not None:
         argv += ["--takeover", f"{takeover:g}"]
     for index, seat in enumerate(seats):
@@ -343,9 +374,11 @@ def create_table(
     directory: Path | None = None,
     environment: Mapping[str, str] | None = None,
     limits: ServerLimits | None = None,
+    watchable: bool = True,
 ) -> Table:
     """Start `dominoes host` as a detached process (it outlives whoever made the table), record it
-    in a sidecar, and wait until its socket is there. TableError (one line) if the server or the
+    in a sidecar, and wait until its socket is there. A `watchable` table takes as many watchers as
+    the server's limits allow; its maker may close it to them. TableError (one line) if the server or the
     creator has as many tables as `limits` allow, or if it does not come up."""
     directory = directory or tables_dir()
     limits = limits or ServerLimits()
@@ -363,9 +396,20 @@ def create_table(
         private_directory(directory)
         with exclusive(directory / ".lock"):  # counted and started in one step: no two take the last place
             _check_room(directory, creator, limits)
-            argv = host_argv(game, seats, options, socket, seed, limits.takeover)
+            watchers = limits.max_watchers if watchable else 0
+            argv = host_argv(game, seats, options, socket, seed, limits.takeover, watchers)
             process = _start_host(argv, directory / f"{table_id}{LOG_SUFFIX}", host_environment(environment), seed)
-            table = Table(table_id, game, tuple(seats), dict(options), creator, time.time(), process.pid, socket)
+            table = Table(
+                table_id,
+                game,
+                tuple(seats),
+                dict(options),
+                creator,
+                time.time(),
+                process.pid,
+                socket,
+                max_watchers=watchers,
+            )
             try:
                 write_sidecar(table, directory)
             except OSError:
