@@ -1,4 +1,5 @@
-"""`dominoes join`: take a seat at a table served by `dominoes host`, in the usual interface.
+"""`dominoes join`: take a seat at a table served by `dominoes host`, in the usual interface, or
+with `--watch`, watch it from no seat (what every seat sees, never a hand).
 
 The address and the name are checked first (a bad one: one line, exit status 2); then the table is
 joined before the interface starts, so an unreachable or full table is one line and exit status 1,
@@ -27,21 +28,29 @@ def add_parser(commands: Any) -> None:
         description="Take a free seat at a hosted table (or your own seat again, by your name).",
     )
     join.add_argument("address", help="HOST:PORT, or the path of a Unix socket")
-    join.add_argument("--name", required=True, help="your name at the table (up to 20 characters)")
+    join.add_argument("--name", help="your name at the table (up to 20 characters)")
     join.add_argument("--seat", type=int, metavar="N", help="the seat to take, from 1 (default: the first free)")
+    join.add_argument(
+        "--watch", action="store_true", help="watch the table from no seat: what every seat sees, never a hand"
+    )
     # The lobby runs `join` in its terminal and shows why it failed: the one line goes to this file too.
     join.add_argument("--report", metavar="FILE", help=argparse.SUPPRESS)
     join.set_defaults(run=run)
 
 
-def join_arguments(args: argparse.Namespace) -> tuple[Any, str, int | None]:
-    """The address, name and seat (from 0) to join with; UsageError (one line) for a bad one."""
+def join_arguments(args: argparse.Namespace) -> tuple[Any, str | None, int | None]:
+    """The address, name (None to watch) and seat (from 0) to join with; UsageError (one line) for
+    a bad one."""
     from core.seats import check_name
     from net.address import parse_address
 
+    if args.watch and (args.name is not None or args.seat is not None):
+        raise UsageError(f"{PROG} join: a watcher takes no seat: drop --name and --seat, or --watch")
+    if not args.watch and args.name is None:
+        raise UsageError(f"{PROG} join: give --name NAME to take a seat, or --watch to watch")
     try:
         address = parse_address(args.address)
-        name = check_name(args.name)
+        name = None if args.watch else check_name(args.name)
     except ValueError as error:
         raise UsageError(f"{PROG} join: {error}") from None
     if args.seat is not None and args.seat < 1:
@@ -59,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
     address, name, seat = join_arguments(args)
     require_terminal(f"{PROG} join")
     try:
+        if name is None:
+            return asyncio.run(watch(address))
         return asyncio.run(join_and_play(address, name, seat))
     except (ConnectionError, OSError, InterfaceFailed) as error:
         print(f"{PROG} join: {error}", file=sys.stderr)
@@ -75,6 +86,33 @@ def _report(path: str, reason: str) -> None:
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(reason[:500])
+
+
+async def watch(address: Any) -> int:
+    """Watch the table from no seat until the player leaves or the table ends."""
+    from net.client import TableClient
+    from net.protocol import ProtocolError
+
+    try:
+        client = await TableClient.watch(address)
+    except ProtocolError as error:
+        raise ConnectionError(f"the table at {address} did not speak the protocol: {error.reason}") from None
+    return await run_interface(client)
+
+
+async def run_interface(client: Any, warning: str | None = None) -> int:
+    """The interface at the table `client` is connected to, until the player leaves or the app quits."""
+    from tui.app import DominoesApp
+
+    app = DominoesApp(remote=client, notice=warning)
+    try:
+        await app.run_async()
+    finally:
+        await client.close()
+    if app.return_code:
+        error = getattr(app, "_exception", None)
+        raise InterfaceFailed(f"the interface stopped with an error ({type(error).__name__}: {error})")
+    return 0
 
 
 async def join_and_play(address: Any, name: str, seat: int | None) -> int:
@@ -98,14 +136,4 @@ async def join_and_play(address: Any, name: str, seat: int | None) -> int:
         except OSError as error:
             kept = os_error_text(error)
             warning = f"Your seat's key could not be kept ({kept}): if you leave, the seat may not be yours again."
-    from tui.app import DominoesApp
-
-    app = DominoesApp(remote=client, notice=warning)
-    try:
-        await app.run_async()
-    finally:
-        await client.close()
-    if app.return_code:
-        error = getattr(app, "_exception", None)
-        raise InterfaceFailed(f"the interface stopped with an error ({type(error).__name__}: {error})")
-    return 0
+    return await run_interface(client, warning)

@@ -300,7 +300,8 @@ def run_lobby(args: argparse.Namespace) -> int:
             return 0
         watch = False
         failed = run_join(request, player)
-        notice = f"Could not play at that table: {failed}." if failed else None
+        doing = "watch" if request.watch else "play at"
+        notice = f"Could not {doing} that table: {failed}." if failed else None
 
 
 def run_sign_up() -> str | None:
@@ -357,7 +358,8 @@ def run_join(request: Any, player: str) -> str | None:
                 stale.unlink()
         descriptor, report = tempfile.mkstemp(prefix=".join-", suffix=".txt", dir=folder)
         os.close(descriptor)
-    command = [sys.executable, "-m", "cli", "join", request.address, f"--name={player}"]
+    command = [sys.executable, "-m", "cli", "join", request.address]
+    command.append("--watch" if request.watch else f"--name={player}")
     if request.seat is not None:
         command.append(f"--seat={request.seat + 1}")  # join counts seats from 1
     if report is not None:

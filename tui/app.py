@@ -282,15 +282,17 @@ class DominoesApp(App[None]):
         self.push_screen(table_screen(match))  # a lesson's match reopens as a lesson
 
     def open_remote(self, client: TableClient) -> None:
-        """Open the table of a match held by a table server, at the seat `client` has taken."""
+        """Open the table of a match held by a table server, at the seat `client` has taken (or to
+        watch, from no seat)."""
         from tui.screens.remote_table import RemoteTableScreen
+        from tui.screens.watch_table import WatchTableScreen
 
         self._close_autosave()  # the server saves its match
         self.match = None
         self.last_game = client.game
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(RemoteTableScreen(client))
+        self.push_screen(WatchTableScreen(client) if client.watching else RemoteTableScreen(client))
 
     def _remember_seats(self, settings: MatchSettings) -> None:
         names = list(self.preferences.names)

@@ -101,23 +101,25 @@ def fair_check(
     commitment: str | None,
     seen: Mapping[int, tuple[Any, ...]],
     match_id: str,
+    keep: bool = True,
 ) -> FairCheck:
-    """Everything a player is told about the deals when a joined match is over."""
+    """Everything a player is told about the deals when a joined match is over; with `keep`, a copy
+    of the match goes into their saves (a watcher's check keeps none)."""
     try:
         match = revealed_match(game, players, options, names, labels, revealed, commitment)
     except ValueError as error:
         return FairCheck(False, ("✗ The deals do NOT check:", f"  the revealed match is not legal ({error})"), None)
     fair, reason = check_revealed(match, viewer, seen, commitment)
     secret = f"Secret {match.secret.hex()}" if match.secret is not None else f"Seed {match.seed}"
+    dealt = "every deal and every hand you were shown" if seen else "every deal"
     if fair and commitment:
-        verdict = (
-            f"✓ Fair deals: the secret gives the commitment {commitment[:SHORT_COMMITMENT]},",
-            "  every deal and every hand you were shown",
-        )
+        verdict = (f"✓ Fair deals: the secret gives the commitment {commitment[:SHORT_COMMITMENT]},", f"  {dealt}")
     elif fair:
-        verdict = ("✓ Fair deals: the seed gives every deal and every hand you were shown",)
+        verdict = (f"✓ Fair deals: the seed gives {dealt}",)
     else:
         verdict = ("✗ The deals do NOT check:", f"  {reason}")
+    if not keep:
+        return FairCheck(fair, (secret, *verdict), None)
     kept = keep_copy(match, match_id)
     where = f"Saved as {kept}: dominoes verify {kept}" if kept is not None else "The match could not be saved here"
     return FairCheck(fair, (secret, *verdict, where), kept)

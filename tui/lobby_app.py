@@ -32,10 +32,12 @@ WATCH_LEVELS = ("easy", "easy", "easy", "random")
 
 @dataclass(frozen=True)
 class JoinRequest:
-    """The lobby's answer: join the table at `address` (at `seat`, or the first free one)."""
+    """The lobby's answer: join the table at `address` (at `seat`, or the first free one), or
+    with `watch`, watch it from no seat."""
 
     address: str
     seat: int | None = None
+    watch: bool = False
 
 
 def watch_settings(rng: random.Random) -> MatchSettings:
@@ -133,5 +135,5 @@ class LobbyApp(DominoesApp):
         super().leave_match()
 
     # -- joining ---------------------------------------------------------------------------------
-    def join(self, address: str, seat: int | None = None) -> None:
-        self.exit(JoinRequest(address, seat))
+    def join(self, address: str, seat: int | None = None, watch: bool = False) -> None:
+        self.exit(JoinRequest(address, seat, watch))

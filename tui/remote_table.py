@@ -16,18 +16,25 @@ from core import get_game
 from core.game import Game
 from core.moves import Move
 from net.client import TableClient
-from net.messages import Snapshot
+from net.messages import Said, Snapshot
+from net.talk import talk_line
 from tui.fair_check import FairCheck, fair_check
+
+TALK_KEPT = 50  # quick messages kept for the log
 
 
 class RemoteTable:
-    """The `TableModel` of a table across the network. There is no redo: the server keeps none."""
+    """The `TableModel` of a table across the network. There is no redo: the server keeps none. A
+    watcher's table (`watching`) is drawn from the seat whose view the server built for everyone,
+    holding no hand."""
 
     def __init__(self, client: TableClient) -> None:
         assert client.snapshot is not None, "a connected client has its first snapshot"
         self.client = client
-        self.viewer = client.seat
+        self.watching = client.watching
+        self.viewer = client.seat if client.seat is not None else client.snapshot.view.seat
         self.snapshot: Snapshot = client.snapshot
+        self.talk: list[tuple[int, str]] = []  # (the cursor it came at, its line): quick messages heard
         self.changes = 0  # snapshots taken in: the change counter the screen compares
         self.closed: str | None = None  # why the connection ended, once it has
         self.sent = False  # a move is on its way: no second one until the server answers
@@ -76,7 +83,19 @@ class RemoteTable:
         return self.closed is None and not self.sent and bool(self.snapshot.legal)
 
     def log_lines(self, limit: int) -> list[str]:
-        return list(self.snapshot.log[-limit:])
+        """The recent moves, with the quick messages heard among them, each after the move it came after."""
+        snapshot = self.snapshot
+        first = snapshot.cursor - len(snapshot.log)  # the event the first line tells of
+        lines = [(first + index + 1, 0, line) for index, line in enumerate(snapshot.log)]
+        lines += [(cursor, 1, line) for cursor, line in self.talk if cursor > first]
+        return [line for _, _, line in sorted(lines, key=lambda item: item[:2])][-limit:]
+
+    def heard(self, said: Said) -> None:
+        """A quick message from seat `said.seat`: its words are this client's own (`net.talk`)."""
+        self.talk = [*self.talk[-(TALK_KEPT - 1) :], (said.cursor, talk_line(self.names[said.seat], said.phrase))]
+
+    def can_talk(self) -> bool:
+        return self.closed is None and not self.watching
 
     def can_undo(self) -> bool:
         return self.closed is None and self.snapshot.can_undo
@@ -89,9 +108,13 @@ class RemoteTable:
         self.snapshot = snapshot
         self.changes += 1
         self.sent = False
+        if self.watching:
+            self.viewer = snapshot.view.seat  # the seat the server drew everyone's view from
         self._seen(snapshot)
 
     def _seen(self, snapshot: Snapshot) -> None:
+        if self.watching:
+            return  # a watcher is shown no hand
         for cursor in [cursor for cursor in self.seen if cursor > snapshot.cursor]:
             del self.seen[cursor]  # undone: that history is no more
         self.seen[snapshot.cursor] = tuple(snapshot.view.hand)
@@ -124,10 +147,15 @@ class RemoteTable:
                 client.commitment,
                 self.seen,
                 client.match_id,
+                keep=not self.watching,  # a match watched is not the watcher's: not in their saves or record
             )
         return self._check
 
     # -- asking the server -----------------------------------------------------------------------
+    def say(self, phrase: int) -> None:
+        """Send quick message `phrase` to the table; everyone there is told (this player too)."""
+        self._send(self.client.say(phrase))
+
     def apply(self, move: Move) -> None:
         """Send `move`; the server answers with a snapshot, or a refusal naming the rule."""
         self.sent = True

@@ -13,10 +13,12 @@ from textual.widgets import DataTable, Input, Static
 
 from cli.main import main
 from net.paths import tables_dir
-from net.tables import Table, TableSeat, list_tables, process_alive, write_sidecar
+from net.tables import Table, TableSeat, list_tables, process_alive, write_seat_status, write_sidecar
 from tests.tui.conftest import wait_until
 from tui.lobby_app import JoinRequest, LobbyApp
 from tui.preferences import Preferences
+from tui.screens.lobby import LobbyScreen
+from tui.screens.table import TableScreen
 
 
 @pytest.fixture
@@ -36,10 +38,11 @@ def sleeper():
         process.wait()
 
 
-def sidecar(table_id: str, pid: int, seats: tuple[TableSeat, ...], game: str = "moon") -> Table:
+def sidecar(table_id: str, pid: int, seats: tuple[TableSeat, ...], game: str = "moon", watchers: int = 0) -> Table:
     directory = tables_dir()
     directory.mkdir(parents=True, exist_ok=True)
-    table = Table(table_id, game, seats, {}, "bob", time.time(), pid, directory / f"{table_id}.sock")
+    socket = directory / f"{table_id}.sock"
+    table = Table(table_id, game, seats, {}, "bob", time.time(), pid, socket, max_watchers=watchers)
     write_sidecar(table, directory)
     return table
 
@@ -86,6 +89,36 @@ async def test_a_table_without_an_open_seat_cannot_be_joined(sleeper):
         assert app.is_running
 
 
+async def test_w_watches_the_table_under_the_cursor_and_counts_who_watches(sleeper):
+    table = sidecar("e-open", 0, SEATS, watchers=50)
+    sidecar("e-open", sleeper(str(table.socket)).pid, SEATS, watchers=50)
+    write_seat_status(table.socket.with_suffix(".seats"), ("bob", "Seat 2", "Seat 3"), ("human", "open", "hard"), 7)
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.screen.query_one("#lobby-tables", DataTable)
+        await wait_until(pilot, lambda: grid.row_count == 1)
+        assert [str(cell) for cell in grid.get_row_at(0)[2:4]] == ["1", "7"]  # one seat open, seven watching
+        await pilot.pause()
+        tooltips = {key.tooltip for key in app.screen.query("FooterKey")}
+        assert "Watch the table under the cursor" in tooltips and "Watch bots play" not in tooltips
+        await pilot.press("w")
+    assert app.return_value == JoinRequest(str(table.socket), watch=True)
+
+
+async def test_a_table_closed_to_watchers_says_so_and_w_watches_nothing(sleeper):
+    table = sidecar("f-closed", 0, SEATS)
+    sidecar("f-closed", sleeper(str(table.socket)).pid, SEATS)
+    app = lobby()
+    async with app.run_test(size=(80, 24)) as pilot:
+        grid = app.screen.query_one("#lobby-tables", DataTable)
+        await wait_until(pilot, lambda: grid.row_count == 1)
+        assert str(grid.get_row_at(0)[3]) == "closed"
+        await pilot.press("w")
+        await pilot.pause()
+        assert "closed it to watchers" in str(app.screen.query_one("#lobby-notice", Static).render())
+        assert app.is_running and app.match is None
+
+
 async def test_an_empty_lobby_says_what_can_be_done():
     app = lobby()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -102,8 +135,14 @@ async def test_watching_bots_goes_on_unattended_and_saves_nothing(private_home):
     async with app.run_test(size=(80, 24)) as pilot:
         # Past a round's end with nobody pressing a key.
         await wait_until(pilot, lambda: app.match is not None and app.match.state.round >= 2, timeout=60)
-        await pilot.press("q")  # leave: back in the lobby
-        await pilot.pause()
+        # Leave: back in the lobby. At instant speed a round's end may come up over the table
+        # just as q is pressed (q leaves only the table), so q is pressed at the table itself.
+        for _ in range(20):
+            await wait_until(pilot, lambda: isinstance(app.screen, (TableScreen, LobbyScreen)))
+            if isinstance(app.screen, LobbyScreen):
+                break
+            await pilot.press("q")
+            await pilot.pause()
         assert app.screen.query("#lobby-tables")
     assert not (private_home / "saves").exists() or not os.listdir(private_home / "saves")
 
@@ -216,7 +255,7 @@ async def test_a_lobby_waiting_for_its_player_redraws_its_list_only_when_it_chan
         screen.show_tables(list_tables())
         assert len(cleared) == 2
 
-        await pilot.press("w")  # watching bots: the autopilot runs, and stops with it
+        await pilot.press("W")  # watching bots (w would watch the table under the cursor): the autopilot runs
         await wait_until(pilot, lambda: app.match is not None)
         assert app.autopilot is not None
         app.leave_match()  # as the table's q does (at instant speed a round's end may be showing)

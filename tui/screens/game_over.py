@@ -42,6 +42,8 @@ def match_outcome(table: TableModel) -> Outcome:
     view = table.view()
     match: Match | None = getattr(table, "match", None)
     alone = match is None or len(match.humans) == 1  # a joined table is its player's own screen
+    if getattr(table, "watching", False):
+        alone = False  # a watcher's screen: nobody here played
     return outcome(table.game_name, view, table.names, table.viewer if alone else None)
 
 

@@ -6,6 +6,10 @@ was, even after a lost connection); then come the tables where the player has a 
 "you", away or not: Enter takes the seat back); then every other table. The cursor starts on the
 first row, what the player can go on with, and stays there as the rows come in (the match to
 resume is found a moment after the tables), until the player moves it.
+
+`w` watches the table under the cursor, from no seat (its Watch column counts who watches now, or
+shows "closed" where its maker closed it to watchers); on the row of a match to resume, or with no
+table, it watches bots play, as `W` always does.
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ if TYPE_CHECKING:
 REFRESH_EVERY = 2.0  # seconds between looks at the tables directory
 LOBBY_TITLE = "Dominoes lobby"
 GAME_WIDTH = 19  # "▶ Three-player Moon"
-LOBBY_FRAME = 2 + 8 + 1  # the screen's padding, each column's padding, the scrollbar
+WATCH_WIDTH = 6  # "closed"
+LOBBY_FRAME = 2 + 10 + 1  # the screen's padding, each column's padding, the scrollbar
 RESUME_ROW = "resume"
 
 
@@ -61,7 +66,9 @@ class LobbyScreen(Screen[None]):
         # Short words: with Resume too, the keys and the palette's just fit in 80 columns.
         Binding("a", "alone", "Solo", tooltip="Play alone against bots", id="lobby.alone"),
         Binding("l", "load", "Load", id="lobby.load"),
+        Binding("w", "watch_table", "Watch", tooltip="Watch the table under the cursor", id="lobby.watch_table"),
         Binding("w", "watch", "Watch", tooltip="Watch bots play", id="lobby.watch"),
+        Binding("W", "watch('bots')", "Watch bots", show=False, tooltip="Watch bots play", id="lobby.watch_bots"),
         Binding("b", "leaderboard", "Leaders", tooltip="Leaderboard: the top players by rating", id="lobby.board"),
         Binding("s", "stats", "Statistics", show=False, id="lobby.stats"),
         Binding("r", "refresh", "Refresh", show=False, id="lobby.refresh"),
@@ -94,6 +101,7 @@ class LobbyScreen(Screen[None]):
         table.add_column("Game", key="game", width=GAME_WIDTH)
         table.add_column("Seats", key="seats", width=self.seats_width())
         table.add_column("Open", key="open", width=4)
+        table.add_column("Watch", key="watch", width=WATCH_WIDTH)
         table.add_column("Opened", key="age", width=8)
         if self.first_notice:
             self.set_notice(self.first_notice, error=True)
@@ -102,7 +110,7 @@ class LobbyScreen(Screen[None]):
 
     def seats_width(self) -> int:
         """What the other columns leave of the screen: the seats wrap in it, never cut."""
-        return max(20, self.app.size.width - GAME_WIDTH - 4 - 8 - LOBBY_FRAME)
+        return max(20, self.app.size.width - GAME_WIDTH - 4 - WATCH_WIDTH - 8 - LOBBY_FRAME)
 
     def on_screen_resume(self) -> None:
         self.call_after_refresh(self.find_latest)  # back from a match: it may be over, or another one newer
@@ -173,6 +181,7 @@ class LobbyScreen(Screen[None]):
                 Text(f"▶ {match.game.title}", style="bold"),
                 Text(f"resume your match: {round_text(match)}"),
                 Text(""),
+                Text(""),
                 Text(age_text(now - record.updated)),
             )
         table = row.table
@@ -181,6 +190,7 @@ class LobbyScreen(Screen[None]):
             Text(f"▶ {title}", style="bold") if row.seat is not None else Text(title),
             Text(", ".join(table.seat_texts(self.player_name))),
             Text(str(table.open_seats)),
+            Text(str(table.watching) if table.watchable else "closed", style="" if table.watchable else "dim"),
             Text(age_text(now - table.created)),
         )
 
@@ -196,11 +206,22 @@ class LobbyScreen(Screen[None]):
             return bool(self.rows)
         if action == "resume":
             return self.latest is not None
+        if action == "watch_table":
+            return self.table_chosen()  # `w` on a table watches it; elsewhere bots
+        if action == "watch":
+            return not self.table_chosen() or parameters == ("bots",)
         return True
+
+    def table_chosen(self) -> bool:
+        row = self.chosen_row() if self.is_mounted else None
+        return row is not None and row.table is not None
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_join()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.refresh_bindings()  # `w` watches the table under the cursor, or bots
 
     # -- actions ---------------------------------------------------------------------------------
     def action_join(self) -> None:
@@ -241,8 +262,18 @@ class LobbyScreen(Screen[None]):
 
         self.app.push_screen(NewMatchScreen())
 
-    def action_watch(self) -> None:
+    def action_watch(self, _always: str = "") -> None:
         self.app.watch()  # type: ignore[attr-defined]
+
+    def action_watch_table(self) -> None:
+        """Watch the table under the cursor from no seat: what every seat sees, never a hand."""
+        row = self.chosen_row()
+        if row is None or row.table is None:
+            return
+        if not row.table.watchable:
+            self.set_notice("That table's maker has closed it to watchers.", error=True)
+            return
+        self.app.join(str(row.table.socket), watch=True)  # type: ignore[attr-defined]
 
     def action_leaderboard(self) -> None:
         from tui.screens.leaderboard import LeaderboardScreen

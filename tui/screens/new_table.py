@@ -3,13 +3,15 @@
 The table is a `dominoes host` process of its own (it goes on when its maker leaves); once it is
 up, its maker joins it at the first seat. A seed (the same deals again, for practice) is offered
 only while every other seat is a bot's: once a seat is open for another player, the table deals
-from a secret its process draws, which its maker never sees.
+from a secret its process draws, which its maker never sees. Its maker also says whether people
+may watch it from the lobby (seeing what every seat sees, never a hand).
 """
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual import on, work
+from textual.containers import Horizontal
 from textual.widgets import Input, Label, Select, Static
 
 from core.bots import BOT_LEVELS
@@ -17,6 +19,7 @@ from tui.preferences import MAX_SEATS
 from tui.screens.new_match import NewMatchScreen
 
 OPEN = "human"  # at a table, a seat for a person is open until someone joins it
+WATCHERS = [("Anyone may watch", True), ("Closed to watchers", False)]
 
 
 class NewTableScreen(NewMatchScreen):
@@ -43,6 +46,13 @@ class NewTableScreen(NewMatchScreen):
             # An open seat takes the name of whoever joins it; a bot keeps the name given here.
             self.query_one(f"#name-{seat}", Input).placeholder = "joiner's name"
         self.query_one("#start").label = "Open the table"  # type: ignore[attr-defined]
+        watchers = Horizontal(
+            Label("Watchers", classes="form-label"),
+            Select(WATCHERS, value=True, allow_blank=False, compact=True, id="watchers"),
+            classes="form-row",
+            id="watchers-row",
+        )
+        self.query_one("#new-form").mount(watchers, before=self.query_one("#seed-row"))
         self._show_seed()
 
     def seed_allowed(self) -> bool:
@@ -71,6 +81,10 @@ class NewTableScreen(NewMatchScreen):
         notice.update(Text(text, style="bold" if error else ""))
         notice.set_class(error, "error")
 
+    @property
+    def watchable(self) -> bool:
+        return self.query_one("#watchers", Select).value is not False
+
     @work(thread=True, exclusive=True, group="open-table")
     def open_table(self, settings: object) -> None:
         from net.tables import TableError, TableSeat, create_table
@@ -91,6 +105,7 @@ class NewTableScreen(NewMatchScreen):
                 self.player_name,
                 settings.seed,  # type: ignore[attr-defined]
                 limits=getattr(self.app, "limits", None),
+                watchable=self.watchable,
             )
         except TableError as error:
             self.app.call_from_thread(self._failed, str(error))

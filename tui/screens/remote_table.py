@@ -18,7 +18,7 @@ from textual import work
 from core.chance import SHORT_COMMITMENT
 from core.moves import Move
 from net.client import TableClient
-from net.messages import Closed, Notice, Refused, Revealed, Snapshot, UndoAsked, UndoPending, UndoResult
+from net.messages import Closed, Notice, Refused, Revealed, Said, Snapshot, UndoAsked, UndoPending, UndoResult
 from tui.host import host
 from tui.remote_table import RemoteTable
 from tui.screens.moon_dialogs import MoonDialog
@@ -56,7 +56,7 @@ class RemoteTableScreen(BaseTableScreen):
             self.take(event)
 
     def take(
-        self, event: Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Revealed | Closed
+        self, event: Snapshot | Refused | UndoAsked | UndoPending | UndoResult | Notice | Revealed | Said | Closed
     ) -> None:
         if isinstance(event, Snapshot):
             if event is not self.remote.snapshot:  # the first one came with the welcome
@@ -74,6 +74,9 @@ class RemoteTableScreen(BaseTableScreen):
             self.undo_settled(event)
         elif isinstance(event, Revealed):
             pass  # kept by the client: the game-over screen checks the deals with it
+        elif isinstance(event, Said):
+            self.remote.heard(event)
+            self.redraw_log()
         elif isinstance(event, Notice):
             text = event.text[:1].upper() + event.text[1:]
             self.app.notify(text, title="From the table", severity="warning", timeout=12, markup=False)
@@ -108,7 +111,7 @@ class RemoteTableScreen(BaseTableScreen):
 
     def status_notes(self, names: tuple[str, ...]) -> list[str]:
         snapshot = self.remote.snapshot
-        notes = []
+        notes = [f"{snapshot.watchers} watching"] if snapshot.watchers else []
         for seat, state in enumerate(snapshot.seats):
             if state == "away":
                 covered = " (a bot plays for now)" if seat in snapshot.stand_ins else ""
@@ -116,6 +119,21 @@ class RemoteTableScreen(BaseTableScreen):
             elif state == "open":
                 notes.append(f"waiting for {names[seat]}")  # nobody has taken this seat yet
         return notes
+
+    # -- quick messages ------------------------------------------------------------------------------
+    def can_talk(self) -> bool:
+        return self.remote.can_talk()
+
+    def action_talk(self) -> None:
+        from tui.screens.talk_dialog import TalkDialog
+
+        if self.can_talk():
+            self.app.push_screen(TalkDialog(), self._said)
+
+    def _said(self, phrase: int | None) -> None:
+        if phrase is not None and self.can_talk():
+            self.remote.say(phrase)  # it shows in the log when the table says it was said
+        self.query_one(HandView).focus()
 
     # -- undo by agreement ---------------------------------------------------------------------------
     def ask_undo(self, asked: UndoAsked) -> None:

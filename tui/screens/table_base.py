@@ -65,6 +65,7 @@ class BaseTableScreen(Screen[None]):
         Binding("h", "hint", "Hint", id="table.hint"),
         Binding("u", "undo", "Undo", id="table.undo"),
         Binding("r", "redo", "Redo", id="table.redo"),
+        Binding("m", "talk", "Say", tooltip="Say something to the table (a few set phrases)", id="table.talk"),
         Binding("s", "speed", "Speed", show=False, id="table.speed"),
         Binding("w", "save_copy", "Save a copy", show=False, id="table.save_copy"),
         Binding("question_mark", "rules", "Rules", key_display="?", id="table.rules"),
@@ -206,7 +207,7 @@ class BaseTableScreen(Screen[None]):
         legal = self.legal_for_viewer()
         hand = self.query_one(HandView)
         if self.hand_hidden():
-            hand.conceal("Hidden until it is passed to its player.")
+            hand.conceal(self.hidden_hand_words())
         else:
             hand.show(table.names[self.viewer], view.hand, hand_tiles(legal), keep=hand.selected)
         self.redraw_board(view, legal, hand.selected)
@@ -219,6 +220,13 @@ class BaseTableScreen(Screen[None]):
 
     def hand_hidden(self) -> bool:
         """Whether the viewer's hand must stay hidden now (hot seat: until it is passed to them)."""
+        return False
+
+    def hidden_hand_words(self) -> str:
+        return "Hidden until it is passed to its player."
+
+    def can_talk(self) -> bool:
+        """Whether the player can send quick messages here (a shared table)."""
         return False
 
     def refresh_keys(self) -> None:
@@ -261,7 +269,7 @@ class BaseTableScreen(Screen[None]):
         elif self.thinking is not None:
             parts.append(Text(f"{names[self.thinking]} is thinking…", style="bold"))
         elif view.to_move is not None:
-            if view.to_move == self.viewer:
+            if view.to_move == self.viewer and self.viewer_plays():
                 you = "" if table.names[view.to_move] == "You" else f", {names[view.to_move]}"
                 parts.append(Text(f"your turn{you}", style="bold"))
                 advice = turn_advice(self.game_name, view, self.legal_for_viewer())
@@ -348,6 +356,8 @@ class BaseTableScreen(Screen[None]):
             return self.ends_to_choose()  # shown only while the picked tile fits several ends
         if action == "decide":
             return self.dialog_due()  # shown only while a bid or trump is due
+        if action == "talk":
+            return self.can_talk()
         if action in ("draw", "pass_turn", "hint"):
             return True if self.human_to_move() else None
         if action == "undo":
@@ -408,6 +418,9 @@ class BaseTableScreen(Screen[None]):
         if view.to_move is not None:
             return f"Wait: it is {names[view.to_move]}'s turn."
         return "Wait: nobody can move just now."
+
+    def action_talk(self) -> None:
+        """A shared table offers quick messages."""
 
     def action_undo(self) -> None:
         """Each kind of table undoes its own way (the match's cursor, or a request to the others)."""
