@@ -1,8 +1,9 @@
 """`dominoes admin`: an open server's names, on its data folder: list, ban, unban, rename.
 
 A ban is kept in the room's book (`net.accounts`): a running `serve-ssh --open` ends the player's
-sessions within a second and refuses their keys from then on, across restarts; their browser
-sessions at `serve-web` end too (as `web-invite --revoke` ends them).
+sessions within a second and refuses their keys from then on, across restarts; a running
+`serve-web` ends their browser sessions within a second too and refuses their cookies from then on
+(it reads the same book; their invitations are revoked as well, as `web-invite --revoke` does).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def add_parser(commands: Any) -> None:
     admin = commands.add_parser(
         "admin",
         help="an open server's names: list, ban, unban or rename them",
-        description="The names an open server (serve-ssh --open) keeps, in its data folder.",
+        description="The names an open server (serve-ssh --open, serve-web --open) keeps, in its data folder.",
     )
     admin.add_argument("--data", metavar="FOLDER", help="the server's data folder (default: the data directory)")
     actions = admin.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -100,8 +101,9 @@ def listing(book: Any) -> str:
         named.add(canonical(account.name))
         since = time.strftime("%Y-%m-%d", time.localtime(account.created))
         state = "banned" if canonical(account.name) in found.bans else "kept" if account.kept else "new"
-        keys = ", ".join(key.removeprefix("SHA256:")[:12] + "…" for key in account.keys)
-        lines.append(f"  {account.name:<20}  since {since}  {state:<6}  key {keys}")
+        keys = "key " + ", ".join(key.removeprefix("SHA256:")[:12] + "…" for key in account.keys)
+        came = ("browser, " if account.keys else "browser") if account.browser else ""
+        lines.append(f"  {account.name:<20}  since {since}  {state:<6}  {came}{keys if account.keys else ''}")
     others = sorted(found.bans - named)
     if others:
         lines.append("Banned, without a name here: " + ", ".join(others))

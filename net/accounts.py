@@ -3,12 +3,16 @@
 `dominoes serve-ssh --open` lets in any key; a key that no file lists signs up by choosing a name,
 and that name is bound to the key's SHA-256 fingerprint in `accounts.json` in the server's data
 folder (0600, written atomically under a lock, so two sign-ups at once lose nothing). The same key
-comes back as the same name; no other key can take it. Names are compared as `canonical` makes
-them (Unicode NFKC, then case folding), so a look-alike (full-width letters, another case) is the same name; the
-owner's names (the keys the owner lists), the bot levels' names and names that pass for the server
-(`admin`, `server-1`, `Seat 2`) are refused.
+comes back as the same name; no other key can take it. `dominoes serve-web --open` keeps the names
+browsers choose in the same book, as browser names (no key yet: the browser's session is their
+credential); the owner of one may tie an SSH key to it later (`RoomBook.add_key`). Names are
+compared as `canonical` makes them (Unicode NFKC, then case folding), so a look-alike (full-width
+letters, another case) is the same name; the owner's names (the keys the owner lists, the names
+invited to the web door), the bot levels' names and names that pass for the server (`admin`,
+`server-1`, `Seat 2`) are refused.
 
-A public room needs limits: at most `per_address` new names an hour from one address and
+A public room needs limits: at most `per_address` new names an hour from one address (an IPv6
+address counted by its /64, as the doors count strangers; SSH and browser sign-ups together) and
 `per_hour` from all, at most `max_accounts` names, and a name that has not finished a match within
 `expire_days` of its sign-up is let go (someone else may take it). Bans are kept by name in the same
 file: `dominoes admin` writes them, the door reads them (`RoomBook.bans`) and ends the sessions.
@@ -30,8 +34,10 @@ from typing import Any
 
 from core.bots import BOT_LEVELS
 from core.seats import MAX_NAME, check_name
+from net.door_guard import address_key
 from net.file_lock import exclusive
 from net.player_sessions import PLAYERS, safe_folder_name
+from net.web_auth import invited_names
 from saves.json_file import load_json_file, private_directory, write_json_file
 
 ACCOUNTS = "accounts.json"
@@ -48,6 +54,8 @@ RESERVED_WORDS = frozenset(
 )
 RESERVED_STARTS = ("admin", "server", "sysop", "moderator", "operator", "dominoes", "official")
 SEAT_NAME = re.compile(r"seat\d*")
+BANNED = "the keeper of this server has banned you"
+MAX_ADDRESS = 64
 
 
 def canonical(name: str) -> str:
@@ -71,7 +79,12 @@ def reserved_reason(name: str, owner_names: Iterable[str] = ()) -> str | None:
 
 
 class SignUpRefused(Exception):
-    """A name that cannot be signed up for, or no room for another one now: one line for the person."""
+    """A name that cannot be signed up for, or no room for another one now: one line for the person.
+    `limit`: refused by a limit on new names (not for the name itself)."""
+
+    def __init__(self, message: str, limit: bool = False) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 class AccountError(Exception):
@@ -119,9 +132,13 @@ class Account:
     keys: list[str]
     created: float
     kept: bool = False  # has finished a match: never let go
+    browser: bool = False  # chosen in a browser: kept with no key (its sessions are its credential)
 
     def as_data(self) -> dict[str, Any]:
-        return {"name": self.name, "keys": self.keys, "created": self.created, "kept": self.kept}
+        data = {"name": self.name, "keys": self.keys, "created": self.created, "kept": self.kept}
+        if self.browser:  # written only when set: a book of key names reads as it always did
+            data["browser"] = True
+        return data
 
 
 @dataclass
@@ -145,7 +162,7 @@ class Book:
             if account is None or canonical(account.name) in seen:
                 continue
             account.keys = [key for key in account.keys if key not in taken_keys]
-            if not account.keys:
+            if not account.keys and not account.browser:
                 continue
             seen.add(canonical(account.name))
             taken_keys.update(account.keys)
@@ -163,7 +180,7 @@ class Book:
                     isinstance(entry, list)
                     and len(entry) == 2
                     and isinstance(entry[0], str)
-                    and len(entry[0]) <= 64
+                    and len(entry[0]) <= MAX_ADDRESS
                     and type(entry[1]) in (int, float)
                 ):
                     book.sign_ups.append((entry[0], float(entry[1])))
@@ -197,7 +214,13 @@ def _account(entry: Any) -> Account | None:
     if not isinstance(keys, list) or type(created) not in (int, float):
         return None
     keys = [key for key in keys[:MAX_KEYS] if isinstance(key, str) and FINGERPRINT.fullmatch(key)]
-    return Account(name, list(dict.fromkeys(keys)), float(created), entry.get("kept") is True)
+    kept, browser = entry.get("kept") is True, entry.get("browser") is True
+    return Account(name, list(dict.fromkeys(keys)), float(created), kept, browser)
+
+
+def address_of(address: str) -> str:
+    """Where a sign-up came from, as the limits count it: the address as the doors count strangers."""
+    return address_key(address)[:MAX_ADDRESS]
 
 
 def has_finished_match(home: Path, most: int = 200) -> bool:
@@ -272,12 +295,12 @@ class RoomBook:
             book = self.read()
         except (OSError, ValueError) as error:
             return f"the server cannot read its names ({error}); tell the server's keeper"
-        return self._no_room(book, address)
+        return self._no_room(book, address_of(address))
 
-    def _no_room(self, book: Book, address: str) -> str | None:
+    def _no_room(self, book: Book, where: str) -> str | None:
         now = self.clock()
-        recent = [(where, when) for where, when in book.sign_ups if now - HOUR < when <= now]
-        if sum(1 for where, _ in recent if where == address) >= self.limits.per_address:
+        recent = [(there, when) for there, when in book.sign_ups if now - HOUR < when <= now]
+        if sum(1 for there, _ in recent if there == where) >= self.limits.per_address:
             return f"at most {self.limits.per_address} new names an hour may come from one address; try again later"
         if len(recent) >= self.limits.per_hour:
             return "the server has taken as many new names as it takes in an hour; try again later"
@@ -285,39 +308,81 @@ class RoomBook:
             return "the server has as many names as it keeps; try again another day"
         return None
 
+    def reserved(self, book: Book) -> tuple[str, ...]:
+        """The names nobody may sign up for: the owner's (their key files', and those invited to the
+        web door, whose folders are theirs)."""
+        return (*self.owner_names, *book.owners, *invited_names(self.data))
+
     def sign_up(self, name: str, fingerprint: str, address: str) -> str:
         """Bind `name` (checked) to the key; the name as it is kept. SignUpRefused (one line) if the
         name is not free or there is no room now; OSError if the book cannot be written."""
         if not FINGERPRINT.fullmatch(fingerprint):
             raise SignUpRefused("this key cannot be read")
+        return self._sign_up(name, address, fingerprint)
+
+    def sign_up_browser(self, name: str, address: str) -> str:
+        """Keep `name` (checked) as a browser's, with no key; the name as it is kept. SignUpRefused
+        (one line) if the name is not free or there is no room now; OSError if the book cannot be
+        written. The same limits as a key's sign-up, counted together."""
+        return self._sign_up(name, address, None)
+
+    def _sign_up(self, name: str, address: str, fingerprint: str | None) -> str:
         try:
             name = check_name(name)
         except ValueError as error:
             raise SignUpRefused(f"{str(error)[:1].upper()}{str(error)[1:]}") from None
+        where = address_of(address)
         private_directory(self.data)
         with exclusive(self.data / LOCK):
             try:
                 book = self.read()
             except ValueError as error:
                 raise SignUpRefused(f"the server cannot read its names ({error}); tell the server's keeper") from None
-            reason = reserved_reason(name, (*self.owner_names, *book.owners))
+            reason = reserved_reason(name, self.reserved(book))
             if reason is not None:
                 raise SignUpRefused(reason)
             now = self.clock()
             self._let_go(book, now)
-            already = book.of_key(fingerprint)
+            already = book.of_key(fingerprint) if fingerprint is not None else None
             if already is not None:
                 return already.name  # signed up meanwhile, from another session of the same key
             if book.find(name) is not None or canonical(name) in book.bans:
                 raise SignUpRefused(f"{name} is taken; choose another")
-            no_room = self._no_room(book, address)
+            no_room = self._no_room(book, where)
             if no_room is not None:
-                raise SignUpRefused(no_room)
-            book.accounts.append(Account(name, [fingerprint], now))
-            book.sign_ups = [(where, when) for where, when in book.sign_ups if now - HOUR < when <= now]
-            book.sign_ups.append((address[:64], now))
+                raise SignUpRefused(no_room, limit=True)
+            keys = [fingerprint] if fingerprint is not None else []
+            book.accounts.append(Account(name, keys, now, browser=fingerprint is None))
+            book.sign_ups = [(there, when) for there, when in book.sign_ups if now - HOUR < when <= now]
+            book.sign_ups.append((where, now))
             write_json_file(self.path, book.as_data())
         return name
+
+    def add_key(self, name: str, fingerprint: str) -> str:
+        """Tie an SSH key (its SHA-256 fingerprint) to the browser name `name`, at its owner's asking
+        (the door checks who asks): that key then logs in over `serve-ssh --open` as `name`. What
+        was done, in one line. AccountError (one line) if the name is no browser name here or is
+        banned, if another name holds the key, or if the name has as many keys as it may; OSError or
+        ValueError if the book cannot be read or written."""
+        if not FINGERPRINT.fullmatch(fingerprint):
+            raise AccountError("this key cannot be read")
+
+        def edit(book: Book) -> str:
+            account = book.find(name)
+            if account is None or not account.browser:
+                raise AccountError(f"{name} is not a name chosen in a browser here")
+            if canonical(account.name) in book.bans:
+                raise AccountError(BANNED)
+            if fingerprint in account.keys:
+                return f"this key is tied to {account.name} already"
+            if book.of_key(fingerprint) is not None:
+                raise AccountError("another name here has this key; paste a key of your own")
+            if len(account.keys) >= MAX_KEYS:
+                raise AccountError(f"a name has at most {MAX_KEYS} keys")
+            account.keys.append(fingerprint)
+            return f"this key now brings you in over SSH as {account.name}"
+
+        return self.change(edit)
 
     def _let_go(self, book: Book, now: float) -> None:
         """Drop the names that finished no match within the limit of their sign-up (not the banned)."""

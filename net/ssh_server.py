@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from net.accounts import RoomBook, canonical
+from net.accounts import BANNED, RoomBook, canonical
 from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.paths import data_dir
@@ -40,7 +40,6 @@ DEFAULT_MAX_SESSIONS = ServerLimits.max_sessions
 LOGIN_TIMEOUT = 10.0  # seconds a connection may take to authenticate
 NO_SESSION_CLOSE = 30.0  # seconds an authenticated connection may hold no session before it is closed
 BAN_CHECK = 0.4  # seconds between looks at the room's book for bans: a ban ends its sessions within 1 s
-BANNED = "the keeper of this server has banned you"
 
 
 class _Connection(asyncssh.SSHServer):

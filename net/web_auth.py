@@ -112,6 +112,12 @@ class Invites:
         return self.revoked.get(player.casefold(), float("-inf")) >= began
 
 
+def invited_names(server_data: Path) -> list[str]:
+    """The names with a live invite link: the owner gave them, so an open room's sign-ups may not take
+    them (their folders are theirs)."""
+    return sorted(set(Invites.parse(_read(web_dir(server_data) / INVITES)).players.values()))
+
+
 class InviteBook:
     """`invites.json` for the `web-invite` command: make and revoke links."""
 

@@ -5,11 +5,12 @@ renames by `dominoes admin`. Bad input is one line and changes nothing."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from cli.main import main
-from net.accounts import DAY, HOUR, RoomBook, SignUpLimits, SignUpRefused, canonical
+from net.accounts import DAY, HOUR, MAX_KEYS, AccountError, RoomBook, SignUpLimits, SignUpRefused, canonical
 from net.player_sessions import player_home
 from tests.records.helpers import finished_match, save
 
@@ -181,3 +182,105 @@ def test_admin_bans_unbans_renames_and_lists(tmp_path, capsys):
     assert "no one here signed up as nobody" in capsys.readouterr().err
     assert main([*data, "ban", "\x1b[31m"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_a_browser_name_is_kept_without_a_key_and_neither_door_takes_it_twice(tmp_path):
+    book = room(tmp_path)
+    assert book.sign_up_browser("  Zoé ", "10.0.0.1") == "Zoé"
+    found = book.read()
+    assert [(a.name, a.keys, a.browser) for a in found.accounts] == [("Zoé", [], True)]
+    assert RoomBook(tmp_path).read().find("zoé").browser  # kept in the file, for the next start
+    with pytest.raises(SignUpRefused, match="ZOÉ is taken; choose another"):
+        book.sign_up("ZOÉ", KEY_A, "10.0.0.2")  # not by a key
+    with pytest.raises(SignUpRefused, match="is taken; choose another"):
+        book.sign_up_browser("\uff3a\uff4f\uff45\u0301", "10.0.0.3")  # nor by another browser, full-width
+    book.sign_up("Ken", KEY_A, "10.0.0.2")
+    with pytest.raises(SignUpRefused, match="ken is taken"):
+        book.sign_up_browser("ken", "10.0.0.4")  # and a key's name is not a browser's to take
+    for name in ("alice", "Hard", "admin"):  # the owner's, a bot level's, the server's
+        with pytest.raises(SignUpRefused):
+            book.sign_up_browser(name, "10.0.0.5")
+    assert len(book.read().accounts) == 2
+
+
+def test_the_names_invited_to_the_web_door_are_not_free_to_sign_up_for(tmp_path):
+    from net.web_auth import InviteBook
+
+    InviteBook(tmp_path).invite("Ann", "http://127.0.0.1:8000")
+    book = room(tmp_path)
+    with pytest.raises(SignUpRefused, match="ANN is taken"):
+        book.sign_up_browser("ANN", "10.0.0.1")  # her folder is hers
+    with pytest.raises(SignUpRefused, match="ann is taken"):
+        book.sign_up("ann", KEY_A, "10.0.0.1")
+    InviteBook(tmp_path).revoke("Ann")
+    assert book.sign_up_browser("Ann", "10.0.0.1") == "Ann"
+
+
+def test_a_book_written_before_browser_names_reads_as_it_did_and_a_keyless_key_name_is_still_dropped(tmp_path):
+    old = {"format": 1, "accounts": [{"name": "bob", "keys": [KEY_A], "created": 5, "kept": False}]}
+    entries = [
+        *old["accounts"],
+        {"name": "nokey", "keys": [], "created": 5},  # a key name that lost its keys: dropped, as before
+        {"name": "web", "keys": [], "created": 5, "browser": True},
+        {"name": "thief", "keys": [KEY_A], "created": 5, "browser": True},  # bob's key: not theirs
+        {"name": "odd", "keys": [], "created": 5, "browser": "yes"},  # only true is true
+    ]
+    (tmp_path / "accounts.json").write_text(json.dumps({**old, "accounts": entries}))
+    found = room(tmp_path).read()
+    assert [(a.name, a.keys, a.browser) for a in found.accounts] == [
+        ("bob", [KEY_A], False),
+        ("web", [], True),
+        ("thief", [], True),
+    ]
+    assert found.as_data()["accounts"][0] == old["accounts"][0]  # a key's entry is written as before
+
+
+def test_browser_and_key_sign_ups_share_the_limits_and_an_ipv6_address_counts_by_its_64(tmp_path):
+    book = room(tmp_path, per_address=3)
+    book.sign_up("k1", KEY_A, "10.0.0.1")
+    book.sign_up_browser("b1", "10.0.0.1")
+    book.sign_up_browser("b2", "10.0.0.1")
+    with pytest.raises(SignUpRefused, match="at most 3 new names an hour may come from one address") as refused:
+        book.sign_up_browser("b3", "10.0.0.1")
+    assert refused.value.limit
+    with pytest.raises(SignUpRefused) as refused:
+        book.sign_up_browser("admin", "10.0.0.9")
+    assert not refused.value.limit  # the name itself, not a limit
+    for number, address in enumerate(("2001:db8::1", "2001:db8::2", "2001:db8::ffff:1")):
+        book.sign_up_browser(f"v6 {number}", address)
+    with pytest.raises(SignUpRefused, match="from one address"):
+        book.sign_up_browser("v6 3", "2001:db8:0:0:abcd::9")  # the same /64
+    assert book.sign_up_browser("v6 4", "2001:db8:0:1::1") == "v6 4"  # another /64
+
+
+def test_the_owner_of_a_browser_name_ties_a_key_and_that_key_then_is_the_name(tmp_path, capsys):
+    book = room(tmp_path)
+    book.sign_up_browser("Zoé", "10.0.0.1")
+    book.sign_up("Ken", KEY_B, "10.0.0.2")
+    assert main(["admin", "--data", str(tmp_path), "list"]) == 0
+    assert re.search(r"Zoé .* new +browser$", capsys.readouterr().out, re.MULTILINE)
+    assert book.add_key("zoé", KEY_A) == "this key now brings you in over SSH as Zoé"
+    assert book.name_of_key(KEY_A) == "Zoé" and RoomBook(tmp_path).name_of_key(KEY_A) == "Zoé"
+    assert book.sign_up("anything", KEY_A, "10.0.0.3") == "Zoé"  # the SSH door's newcomer path finds it
+    assert book.add_key("Zoé", KEY_A) == "this key is tied to Zoé already"
+    before = (tmp_path / "accounts.json").read_bytes()
+    refusals = [
+        (("Zoé", KEY_B), "another name here has this key; paste a key of your own"),  # Ken's
+        (("Ken", KEY_C), "Ken is not a name chosen in a browser here"),  # a key name takes keys by SSH only
+        (("nobody", KEY_C), "nobody is not a name chosen in a browser here"),
+        (("Zoé", "SHA256:short"), "this key cannot be read"),
+    ]
+    for (name, fingerprint), line in refusals:
+        with pytest.raises(AccountError) as refused:
+            book.add_key(name, fingerprint)
+        assert str(refused.value) == line
+    assert (tmp_path / "accounts.json").read_bytes() == before
+    for number in range(MAX_KEYS - 1):
+        book.add_key("Zoé", key(number))
+    with pytest.raises(AccountError, match=f"at most {MAX_KEYS} keys"):
+        book.add_key("Zoé", key(99))
+    assert main(["admin", "--data", str(tmp_path), "list"]) == 0
+    assert re.search(rf"Zoé .* new +browser, key {KEY_A[7:19]}…", capsys.readouterr().out)
+    book.ban("zoe\u0301")
+    with pytest.raises(AccountError, match="banned"):
+        book.add_key("Zoé", key(98))
