@@ -64,7 +64,8 @@ async def test_a_watcher_sees_the_table_but_no_hand_and_cannot_act(private_home)
 
 
 async def test_a_watcher_follows_a_whole_match_to_a_checked_end_kept_nowhere(private_home):
-    async with served(bots_match()) as server:
+    async with served(bots_match(rounds=2)) as server:
+        server.deal_delay = 0.5  # a round's result stays a moment before the next deal
         ann = await TableClient.connect(str(server.address), "Ann")
         app = await watching_app(server)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -75,6 +76,11 @@ async def test_a_watcher_follows_a_whole_match_to_a_checked_end_kept_nowhere(pri
                         await ann.send_move(event.legal[0])
 
             playing = pilot.app.run_worker(ann_plays())
+            # Round 1's result shows, and goes by itself once round 2 is dealt: nobody presses a key.
+            await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen), TIMEOUT)
+            await wait_until(pilot, lambda: server.match.state.round == 2 or server.match.state.over, TIMEOUT)
+            if not server.match.state.over:
+                await wait_until(pilot, lambda: isinstance(app.screen, WatchTableScreen), TIMEOUT)
             await wait_until(pilot, lambda: server.match.state.over, TIMEOUT * 2)
             # The round's result shows to the watcher as to a player; Enter goes on to the end.
             await wait_until(pilot, lambda: isinstance(app.screen, RoundOverScreen), TIMEOUT)

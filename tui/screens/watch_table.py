@@ -2,12 +2,14 @@
 as every seat sees them, and never a hand (the server sends a watcher nothing more: net/server.py).
 
 A watcher cannot act: no keys to play, draw, pass, hint or undo, no talk, no review; every such
-key says why in the notice. Rounds go by on their own, as the table deals them.
+key says why in the notice. Rounds go by on their own, as the table deals them: a round's result
+shows until the next round is dealt (or Enter).
 """
 
 from __future__ import annotations
 
 from tui.screens.remote_table import RemoteTableScreen
+from tui.screens.round_over import RoundOverScreen
 from tui.widgets.hand_view import HandView
 
 WATCHING = "You are watching: a watcher cannot play, hint, undo or talk. q: leave"
@@ -29,6 +31,14 @@ class WatchTableScreen(RemoteTableScreen):
     def on_mount(self) -> None:
         self.sub_title = f"{self.remote.game.title} · watching"
         self.query_one(HandView).can_focus = False
+
+    def advance(self) -> None:
+        view = self.remote.snapshot.view
+        shown = self.app.screen
+        if self.waiting and isinstance(shown, RoundOverScreen) and not (view.over or view.chance):
+            shown.dismiss("next")  # the table dealt the next round: watching goes on with it
+            return
+        super().advance()
 
     def status_notes(self, names: tuple[str, ...]) -> list[str]:
         return ["you are watching", *super().status_notes(names)]
