@@ -1,4 +1,5 @@
-"""`dominoes serve-web`: let invited players in from a browser, each to a lobby of their own."""
+"""`dominoes serve-web`: let invited players in from a browser, each to a lobby of their own; with
+`--open`, anyone, under a name of their choosing."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ import sys
 from typing import Any
 
 from cli import output
-from cli.ssh_commands import add_limit_arguments, add_spawn_argument, limits_from, session_launcher
+from cli.ssh_commands import (
+    add_limit_arguments,
+    add_sign_up_arguments,
+    add_spawn_argument,
+    limits_from,
+    session_launcher,
+    sign_up_limits_from,
+)
 from cli.usage import PROG, UsageError
 
 NAME = f"{PROG} serve-web"
@@ -21,7 +29,7 @@ def add_parser(commands: Any) -> None:
         "serve-web",
         help="let invited players in from a browser, each to a lobby of their own",
         description="A web server: every invited browser gets its own interface, starting in the lobby. "
-        "Invite players with `dominoes web-invite NAME`.",
+        "Invite players with `dominoes web-invite NAME`; with --open, any browser may choose a name and come in.",
     )
     serve.add_argument(
         "--port", type=int, default=DEFAULT_WEB_PORT, help=f"port to listen on (default {DEFAULT_WEB_PORT}; 0: any)"
@@ -32,6 +40,12 @@ def add_parser(commands: Any) -> None:
         metavar="URL",
         help="the address players open, behind a reverse proxy (default http://HOST:PORT); invite links start so",
     )
+    serve.add_argument(
+        "--open",
+        action="store_true",
+        help="an open room: a browser with no invite chooses a name (kept in the same book as serve-ssh --open's)",
+    )
+    add_sign_up_arguments(serve)
     add_limit_arguments(serve, sessions=True)
     add_spawn_argument(serve)
     serve.set_defaults(run=run)
@@ -49,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"{NAME}: --port must be from 0 to 65535, not {args.port}")
     limits = limits_from(args, NAME)
+    sign_ups = sign_up_limits_from(args, NAME) if args.open else None
     base_url = None
     if args.base_url is not None:
         try:
@@ -57,12 +72,14 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{NAME}: --base-url: {error}") from None
     import asyncio
 
+    from net.accounts import RoomBook
     from net.paths import data_dir
     from net.web_server import WebFrontDoor
 
+    room = RoomBook(data_dir(), limits=sign_ups) if sign_ups is not None else None
     # on_note: what the door turns away, a line a second at most
     try:
-        door = WebFrontDoor(data_dir(), limits=limits, launcher=session_launcher(args), on_note=say)
+        door = WebFrontDoor(data_dir(), limits=limits, launcher=session_launcher(args), on_note=say, room=room)
     except OSError as error:  # its data folder, or the page's files of an installation left incomplete
         print(f"{NAME}: cannot start: {error}", file=sys.stderr)
         return 1
@@ -91,6 +108,18 @@ async def _serve(door: Any, host: str, port: int, base_url: str | None) -> int:
         loop.add_signal_handler(number, lambda: loop.create_task(door.close()))
     say(f"serving on http://{host}:{door.port} (Ctrl+C stops it)")
     say(f"invite players with `{PROG} web-invite NAME`", f"their links begin with {door.base_url}/join/")
+    if door.pages is not None:
+        sign_ups = door.room.book.limits
+        say(
+            "open: any browser may choose a name and come in",
+            f"(new names: {sign_ups.per_address} an hour from one address, {sign_ups.per_hour} from all,",
+            f"{sign_ups.max_accounts} kept); `{PROG} admin` lists and bans them",
+        )
+        if host.startswith(LOOPBACK) and base_url is not None:
+            say(
+                "behind a proxy every browser comes from the proxy's address:",
+                "--sign-ups-per-address then counts every newcomer together",
+            )
     if base_url is None and host.startswith(LOOPBACK):
         say(
             "this machine alone can reach it; to open it to friends,",

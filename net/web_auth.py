@@ -9,7 +9,9 @@ browser is that player from then on. The server's data directory keeps, in `web/
   invite's player and digest, and for each player revoked, when. `--revoke NAME` removes the
   player's invites and records the time: every session that player began before it is over, even
   one in play (the server looks at this file every second).
-- `sessions.json`, written by the server alone: each session's digest, player and start. A player
+- `sessions.json`, written by the server alone: each session's digest, player and start, and
+  whether it began with a name chosen on an open server's sign-up page (`Gatekeeper.sign_in`),
+  not with an invite: such a session lasts only as long as its name in the room's book. A player
   keeps at most MAX_PLAYER_SIGN_INS sign-ins (a new one ends that player's oldest, nobody else's),
   and one link signs in at most LINK_BURST browsers at once, then one a minute.
 - `server.json`, written by the server: the address its links begin with, for `web-invite`.
@@ -171,6 +173,7 @@ def _same(a: str, b: str) -> bool:
 class Session:
     player: str
     began: float
+    signed_up: bool = False  # began by choosing its name on an open server, not with an invite
 
 
 class SignInsTooFast(Exception):
@@ -205,7 +208,8 @@ class Gatekeeper:
             if not (isinstance(session_digest, str) and isinstance(player, str) and type(began) in (int, float)):
                 continue
             with contextlib.suppress(ValueError):
-                self.sessions[session_digest] = Session(check_name(player), float(began))
+                signed_up = entry.get("signed_up") is True
+                self.sessions[session_digest] = Session(check_name(player), float(began), signed_up)
 
     def refresh(self) -> bool:
         """Read `invites.json` again if it changed since it was last read; whether it did. The
@@ -244,13 +248,19 @@ class Gatekeeper:
             wait = max(1, round(self._all_links.wait()))
             raise SignInsTooFast(f"too many players are signing in just now; try again in {wait} s")
         link.take()
+        return self.sign_in(player, replacing), player
+
+    def sign_in(self, player: str, replacing: str | None = None, signed_up: bool = False) -> str:
+        """A new session cookie for `player`, whom the caller has verified (an invite redeemed, or,
+        `signed_up`, a name just chosen on an open server). The session of the cookie `replacing`
+        (the browser's sign-in so far) ends."""
         if replacing and TOKEN_TEXT.fullmatch(replacing):
             self.sessions.pop(digest(replacing), None)
         cookie = new_token()
-        self.sessions[digest(cookie)] = Session(player, self.clock())
+        self.sessions[digest(cookie)] = Session(player, self.clock(), signed_up)
         self._drop_old(player)
         self._save()
-        return cookie, player
+        return cookie
 
     def session(self, cookie: str | None) -> Session | None:
         """The session a cookie signs in, or None (no cookie, forged, expired or revoked)."""
@@ -262,6 +272,12 @@ class Gatekeeper:
         if self.invites.revoked_since(session.player, session.began):
             return None
         return session
+
+    def signed_in_as(self, cookie: str | None) -> Session | None:
+        """The sign-in a cookie was given, live or not (to say why it no longer signs in)."""
+        if not cookie or not TOKEN_TEXT.fullmatch(cookie):
+            return None
+        return self.sessions.get(digest(cookie))
 
     def _drop_old(self, player: str) -> None:
         """Forget expired and revoked sign-ins; then `player`'s oldest beyond their cap; then, while
@@ -284,6 +300,9 @@ class Gatekeeper:
         self.sessions = live
 
     def _save(self) -> None:
-        entries = [{"digest": key, "player": s.player, "began": s.began} for key, s in self.sessions.items()]
+        entries = [
+            {"digest": key, "player": s.player, "began": s.began, **({"signed_up": True} if s.signed_up else {})}
+            for key, s in self.sessions.items()
+        ]
         with contextlib.suppress(OSError):  # a session not kept on disk only ends with the server
             write_json_file(self.folder / SESSIONS, {"sessions": entries})

@@ -11,10 +11,14 @@ from the same kind of warm process (the launcher its front end gives it; by defa
 
 Nobody gets in without an invitation (`net.web_auth`): every page, asset and the terminal socket
 answer 401 without a valid session cookie and start nothing; `/join/TOKEN` with a live invite sets
-the cookie and sends the browser to `/`. A sign-in must be the browser's own doing: a link opened
-from another site (or in a browser signed in as another player) asks first, with a button whose
-POST only this site's own page can send (login CSRF). The socket also refuses a page from another
-site (its Origin: scheme, host and port), and sessions are counted under the server's cap.
+the cookie and sends the browser to `/`. On an open server (`serve-web --open`) the front page
+offers a browser with no session a name to choose instead (`net.web_sign_up`), kept in the room's
+book with the SSH door's; whether open or not, a session whose name the book bans is refused, and
+ended within a second if it is in play (`net.web_room`). A sign-in must be the browser's own
+doing: a link opened from another site (or in a browser signed in as another player) asks first,
+with a button whose POST only this site's own page can send (login CSRF, `net.web_forms`). The
+socket also refuses a page from another site (its Origin: scheme, host and port), and sessions are
+counted under the server's cap.
 
 Strangers are bounded (`net.door_guard`): a connection that has sent no request with a valid
 session counts as one until it does, capped in all and per address, and closed if its headers are
@@ -28,39 +32,41 @@ import asyncio
 import base64
 import contextlib
 import hashlib
-import hmac
 import os
-import secrets
 import socket
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import jinja2
 import textual_serve
 from aiohttp import web
 
+from net.accounts import BANNED, RoomBook
 from net.door_guard import Notes, SignedIn, Strangers, quiet_accept_errors, raise_open_file_limit, stranger_places
 from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
 from net.pty_session import PtyProcess
 from net.session_launch import SessionLauncher
 from net.web_auth import Gatekeeper, Session, SignInsTooFast, digest
+from net.web_forms import from_this_page, give_check, new_check, over_https, read_form, same_origin
+from net.web_room import RoomView
 from net.web_session import BrowserSession, size_from_query
 from net.web_window import ACCEPT_CH, size_from_hints
 
 COOKIE = "dominoes_session"
 COOKIE_MAX_AGE = 30 * 24 * 3600
 JOIN_COOKIE = "dominoes_join"  # the check a sign-in's button sends back: only this site's page has it
-JOIN_COOKIE_MAX_AGE = 600
 HEARTBEAT = 20.0  # seconds between pings on a terminal socket; a browser gone silent is closed
-WATCH_INVITES = 1.0  # seconds between looks at the invites file (a revocation ends sessions in play)
+# Seconds between looks at the invites file and the room's book: a revocation or a ban ends the
+# sessions in play within a second. Each look is a stat unless the file changed.
+WATCH_SESSIONS = 0.4
 KEEPALIVE = 60.0  # seconds a signed-in browser's idle connection is kept open
 BACKLOG = 128
 PAGE = Path(__file__).resolve().parent / "web_page"
 TEXTUAL_STATIC = Path(textual_serve.__file__).resolve().parent / "static"
 PUBLIC = ("/join/", "/favicon.svg")
+SIGN_UP = "/sign-up"  # public too on an open server (`net.web_sign_up`)
 ANY_ADDRESS = ("", "0.0.0.0", "::")
 STATIC_CACHE = "private, max-age=3600"  # the page's scripts, styles and font: only a signed-in browser keeps them
 PAGE_POLICY = (
@@ -73,7 +79,6 @@ TERMINAL = PAGE / "terminal"
 TERMINAL_PARTS = ("xterm.js", "addon-fit.js", "addon-canvas.js", "addon-unicode11.js")  # in the order they run
 MAX_TERMINAL_SCRIPT = 4 << 20  # bytes in all: they are about 0.4 MB
 SOURCE_MAP = b"//# sourceMappingURL="  # a part's last line names a map that is not served
-DEFAULT_PORTS = {"http": 80, "https": 443}
 SESSION_ENVIRONMENT = {"TERM": "xterm-256color", "COLORTERM": "truecolor"}
 PRESTART_WAIT = 15.0  # seconds a session started with its page waits for the page's socket
 MAX_KNOWN_SIZES = 1000  # browsers whose last window size is remembered (to start their next session at it)
@@ -82,49 +87,25 @@ SESSION = web.RequestKey("session", Session)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+def sentence(line: str, name: str = "") -> str:
+    """A one-line reason as a sentence of its own on a page; one that begins with the `name` it
+    quotes keeps that name as it was written."""
+    line = line.strip().rstrip(".")
+    if name and line.startswith(name):
+        return f"{line}."
+    return f"{line[:1].upper()}{line[1:]}." if line else ""
+
+
+def peer_host(transport: asyncio.BaseTransport | None) -> str:
+    """The address a connection comes from, as the door counts strangers (`net.door_guard`)."""
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "local"
+
+
 def to_the_lobby() -> web.Response:
     """On to the lobby's page at once (a 303, where a page moving on by itself took a page more to
     load), asking for the window's size with it (client hints: `net.web_window`)."""
     return web.Response(status=303, headers={"Location": "/", "Accept-CH": ACCEPT_CH})
-
-
-def over_https(request: web.Request) -> bool:
-    """Served over https, directly or behind a proxy that says so (X-Forwarded-Proto or Forwarded)."""
-    if request.secure or request.headers.get("X-Forwarded-Proto", "").strip().lower() == "https":
-        return True
-    return "proto=https" in request.headers.get("Forwarded", "").replace(" ", "").lower()
-
-
-def origin_of(url: str) -> tuple[str, str, int] | None:
-    """(scheme, host, port) of an http(s) URL or Origin, the port filled in; None for anything else."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    if scheme not in DEFAULT_PORTS or not parts.hostname:
-        return None
-    return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
-
-
-def own_origins(request: web.Request, base_url: str = "") -> set[tuple[str, str, int]]:
-    """The origins this server's pages have: as the request reached it (behind a proxy, as the
-    proxy says), and that of the address its links begin with."""
-    scheme = "https" if over_https(request) else "http"
-    host = request.headers.get("X-Forwarded-Host", "").split(",")[0].strip() or request.host
-    found = {origin_of(f"{scheme}://{host}"), origin_of(base_url) if base_url else None}
-    return {origin for origin in found if origin is not None}
-
-
-def same_origin(request: web.Request, base_url: str = "", required: bool = False) -> bool:
-    """A browser's request from a page of this server: the Origin's scheme, host and port are this
-    server's. A request with no Origin at all is not a browser page's (a browser always sends one on
-    a socket or a form), and passes unless `required`."""
-    origin = request.headers.get("Origin")
-    if origin is None:
-        return not required
-    return origin_of(origin) in own_origins(request, base_url)
 
 
 def terminal_script() -> bytes:
@@ -157,8 +138,7 @@ class GuardedConnection(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
-        peer = transport.get_extra_info("peername")
-        self.door.connection_made(self, str(peer[0]) if isinstance(peer, tuple) and peer else "local")
+        self.door.connection_made(self, peer_host(transport))
         self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
@@ -184,7 +164,9 @@ class GuardedConnection(asyncio.Protocol):
 
 class WebFrontDoor:
     """The web server. `start()` binds (port 0 picks a free one: see `.port`); `close()` ends every
-    session and its child. `data` is the server's data directory: invites, sessions, players."""
+    session and its child. `data` is the server's data directory: invites, sessions, players. With
+    `room` (an open server), a browser with no session may choose a name (`net.web_sign_up`); a
+    name banned in the room's book is refused whether the server is open or not."""
 
     def __init__(
         self,
@@ -194,9 +176,14 @@ class WebFrontDoor:
         environment: Mapping[str, str] | None = None,
         on_note: Callable[[str], None] | None = None,
         launcher: SessionLauncher | None = None,
+        room: RoomBook | None = None,
     ) -> None:
+        from net.web_sign_up import OpenRoomPages  # its pages use this module's helpers: here, once it is whole
+
         self.data = data
         self.gate = Gatekeeper(data)
+        self.room = RoomView(room if room is not None else RoomBook(data))
+        self.pages = OpenRoomPages(self) if room is not None else None  # an open server's own pages
         self.notes = Notes(on_note or (lambda line: None))  # refused and failed connections, counted
         self.strangers = Strangers(self.notes)
         self.signed = SignedIn(self.notes)
@@ -270,6 +257,8 @@ class WebFrontDoor:
         app.router.add_get("/", self._index)
         app.router.add_get("/join/{token}", self._join)
         app.router.add_post("/join/{token}", self._join_confirmed)
+        if self.pages is not None:
+            self.pages.add_routes(app)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/favicon.svg", self._favicon)
         app.router.add_get("/static/terminal/terminal.js", self._terminal_script)
@@ -284,13 +273,19 @@ class WebFrontDoor:
         request is signed in is no stranger any more; a stranger's ends with its answer."""
         response: web.StreamResponse
         self.gate.refresh()
-        session = self.gate.session(request.cookies.get(COOKIE))
+        session, refused = self.session_of(request)
         connection = self._connection_of(request)
         if connection is not None and session is not None:
             self.strangers.signed_in(connection)
             self.signed.add(connection, session.player, connection.abort)
-        if session is None and not request.path.startswith(PUBLIC):
-            response = self._notice(401, "This table is by invitation", "Open the invite link you were given.")
+        public = request.path.startswith(PUBLIC) or (self.pages is not None and request.path == SIGN_UP)
+        if session is None and not public:
+            if self.pages is not None and request.path == "/" and refused != BANNED:
+                response = self.pages.sign_up_page(request, line=sentence(refused or ""))
+            elif refused is not None:
+                response = self.notice(403, "Signed out", sentence(refused))
+            else:
+                response = self.notice(401, "This table is by invitation", "Open the invite link you were given.")
         else:
             request[SESSION] = session
             try:
@@ -309,8 +304,29 @@ class WebFrontDoor:
             response.headers.setdefault("Cache-Control", cache)
         return response
 
-    def _notice(self, status: int, title: str, advice: str, form: Mapping[str, str] | None = None) -> web.Response:
-        html = self._templates.get_template("notice.html").render(title=title, advice=advice, form=form)
+    def session_of(self, request: web.Request) -> tuple[Session | None, str | None]:
+        """The browser's session, and, for a cookie whose session the room's book no longer allows
+        (a banned name, a chosen name let go), None and why (one line)."""
+        cookie = request.cookies.get(COOKIE)
+        session = self.gate.session(cookie)
+        known = session or self.gate.signed_in_as(cookie)  # a ban also revokes: the ban is what to say
+        refused = self.room.refusal(known) if known is not None else None
+        return (session, None) if refused is None else (None, refused)
+
+    def notice(
+        self,
+        status: int,
+        title: str,
+        advice: str,
+        form: Mapping[str, Any] | None = None,
+        line: str = "",
+        back: str = "",
+    ) -> web.Response:
+        """A page of its own: a title, a line of advice, and maybe the one line that says what was
+        refused, a form, and a link back to the lobby (`back`, its words). Everything is escaped."""
+        html = self._templates.get_template("notice.html").render(
+            title=title, advice=advice, form=form, line=line, back=back
+        )
         response = web.Response(status=status, text=html, content_type="text/html")
         response.headers["Content-Security-Policy"] = CONFIRM_POLICY if form else NOTICE_POLICY
         if form:
@@ -341,7 +357,7 @@ class WebFrontDoor:
         size = hinted or self._sizes.get(key)
         if not self.prestart or signed_in is None or size is None or key in self._prestarted:
             return
-        session = BrowserSession(self, signed_in.player, signed_in.began, None)
+        session = BrowserSession(self, signed_in, None)
         loop = asyncio.get_running_loop()
         task = loop.create_task(session.prepare(size))
         self._prestarted[key] = (session, task, loop.call_later(PRESTART_WAIT, self._unclaimed, key))
@@ -385,7 +401,7 @@ class WebFrontDoor:
         return response
 
     def _bad_link(self) -> web.Response:
-        return self._notice(403, "This invite link does not work", "It was mistyped or withdrawn: ask for a new one.")
+        return self.notice(403, "This invite link does not work", "It was mistyped or withdrawn: ask for a new one.")
 
     async def _join(self, request: web.Request) -> web.Response:
         """An invite link opened. It signs in at once only when the browser says the player opened
@@ -395,12 +411,12 @@ class WebFrontDoor:
         player = self.gate.player_of(token)
         if player is None:
             return self._bad_link()
-        current = self.gate.session(request.cookies.get(COOKIE))
+        current, _ = self.session_of(request)
         if current is not None and current.player.casefold() == player.casefold():
             return to_the_lobby()
         if current is None and request.headers.get("Sec-Fetch-Site") == "none":
             return self._signed_in(request, token)
-        check = secrets.token_urlsafe(24)
+        check = new_check()
         if current is not None:
             title = f"This browser is signed in as {current.player}"
             advice = f"Sign in as {player} instead? {current.player} is then signed out here."
@@ -409,31 +425,15 @@ class WebFrontDoor:
             title = f"Sign in as {player}?"
             advice = "This invite link was opened from another page. Sign in only if it was sent to you."
             form = {"button": f"Sign in as {player}", "stay": ""}
-        response = self._notice(200, title, advice, form={**form, "action": f"/join/{token}", "check": check})
-        response.set_cookie(
-            JOIN_COOKIE,
-            check,
-            max_age=JOIN_COOKIE_MAX_AGE,
-            path="/join/",
-            httponly=True,
-            samesite="Strict",
-            secure=over_https(request),
-        )
+        response = self.notice(200, title, advice, form={**form, "action": f"/join/{token}", "check": check})
+        give_check(response, request, JOIN_COOKIE, "/join/", check)
         return response
 
     async def _join_confirmed(self, request: web.Request) -> web.Response:
         """The button of `_join`'s page: refused unless it came from that page on this site."""
-        form = await request.post()
-        check, kept = form.get("check"), request.cookies.get(JOIN_COOKIE, "")
-        site = request.headers.get("Sec-Fetch-Site", "same-origin")
-        if (
-            not isinstance(check, str)
-            or not kept
-            or not hmac.compare_digest(check.encode(), kept.encode())
-            or site != "same-origin"
-            or not same_origin(request, self.base_url, required=True)
-        ):
-            return self._notice(
+        form = await read_form(request)
+        if form is None or not from_this_page(request, form, JOIN_COOKIE, self.base_url):
+            return self.notice(
                 403, "This sign-in was not started here", "Open your invite link yourself, then use its button."
             )
         if self.gate.player_of(request.match_info["token"]) is None:
@@ -446,12 +446,16 @@ class WebFrontDoor:
         try:
             redeemed = self.gate.redeem(token, replacing=request.cookies.get(COOKIE))
         except SignInsTooFast as error:
-            return self._notice(429, "Not just now", f"{str(error)[:1].upper()}{str(error)[1:]}.")
+            return self.notice(429, "Not just now", f"{str(error)[:1].upper()}{str(error)[1:]}.")
         if redeemed is None:
             return self._bad_link()
         cookie, _player = redeemed
         # A redirect carries the new SameSite=Strict cookie on to / because every way here is the
         # browser's own or this site's: a link followed from another site asked first (`_join`).
+        return self.to_the_lobby_as(request, cookie)
+
+    def to_the_lobby_as(self, request: web.Request, cookie: str) -> web.Response:
+        """On to the lobby, signed in with the session `cookie` (a sign-in's answer)."""
         response = to_the_lobby()
         response.set_cookie(
             COOKIE,
@@ -466,7 +470,7 @@ class WebFrontDoor:
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:
         if not same_origin(request, self.base_url):
-            return self._notice(403, "Not from this page", "Open the game from its own address.")
+            return self.notice(403, "Not from this page", "Open the game from its own address.")
         session = request[SESSION]
         websocket = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=64 * 1024, compress=False)
         await websocket.prepare(request)
@@ -480,7 +484,7 @@ class WebFrontDoor:
         size = size_from_query(request.query) or self._sizes.get(key)
         if size is not None:
             self._remember_size(key, size)
-        browser = await self._claim(key, websocket) or BrowserSession(self, session.player, session.began, websocket)
+        browser = await self._claim(key, websocket) or BrowserSession(self, session, websocket)
         task = asyncio.current_task()
         if task is not None:
             self._sessions.add(task)
@@ -529,15 +533,24 @@ class WebFrontDoor:
         self.base_url = base_url or f"http://{shown}:{self.port}"
         self.gate.open(self.base_url)
         await self.launcher.start()
-        self._watcher = asyncio.get_running_loop().create_task(self._watch_invites())
+        self._watcher = asyncio.get_running_loop().create_task(self._watch_sessions())
 
-    async def _watch_invites(self) -> None:
-        """End the sessions in play of a player whose invitations were revoked. Every second, every
-        session is checked against the invites as last read (whoever read them): a revocation is
-        never missed because some other request read the file first."""
+    async def _watch_sessions(self) -> None:
+        """End the sessions in play of a player banned, or whose invitations were revoked. Every
+        WATCH_SESSIONS, every session is checked against the book and the invites as last read
+        (whoever read them): a change is never missed because some other request read it first.
+        Bans first: a ban revokes the player's invitations too, and the player is told the ban."""
         while True:
-            await asyncio.sleep(WATCH_INVITES)
+            await asyncio.sleep(WATCH_SESSIONS)
+            self.end_refused()
             self.end_revoked()
+
+    def end_refused(self) -> None:
+        for session in list(self.active):
+            refused = self.room.refusal(session.signed_in)
+            if refused is not None and not session.ending:
+                self.notes.note("ended (a session the room's book no longer allows: banned, or its name let go)")
+                session.end(refused)
 
     def end_revoked(self) -> None:
         self.gate.refresh()

@@ -27,6 +27,7 @@ from aiohttp import WSMsgType, web
 
 from net.pty_session import DEFAULT_SIZE, PtyChild, clamped_size
 from net.rate import TokenBucket
+from net.web_auth import Session
 from saves.os_errors import os_error_text
 
 MAX_MESSAGE = 64 * 1024  # bytes in one message from a browser (page.js splits a paste well below this)
@@ -79,10 +80,11 @@ class BrowserSession:
     lobby then draws while the page loads, its output waits here (bounded, as for a slow
     browser), and the socket that comes attaches to it, at its window's size."""
 
-    def __init__(self, door: Any, player: str, began: float, websocket: web.WebSocketResponse | None) -> None:
+    def __init__(self, door: Any, signed_in: Session, websocket: web.WebSocketResponse | None) -> None:
         self.door = door  # the WebFrontDoor: the command to run, the session count
-        self.player = player
-        self.began = began  # when the browser's sign-in began (a revocation after it ends this session)
+        self.signed_in = signed_in  # the browser's sign-in: checked again while the session lasts
+        self.player = signed_in.player
+        self.began = signed_in.began  # when the browser's sign-in began (a revocation after it ends this session)
         self.websocket = websocket  # None until a socket attaches to a prepared session
         self.child: PtyChild | None = None
         self.size = DEFAULT_SIZE

@@ -52,6 +52,7 @@ def test_web_invite_begins_links_as_the_server_says_or_as_told(home, capsys):
         (["serve-web", "--port", "70000"], "--port must be from 0 to 65535"),
         (["serve-web", "--base-url", "ftp://x"], "a base URL is http(s)://"),
         (["serve-web", "--max-sessions", "0"], "--max-sessions must be at least 1"),
+        (["serve-web", "--open", "--sign-ups-per-address", "0"], "--sign-ups-per-address must be from 1 to 1000000"),
     ],
 )
 def test_a_bad_argument_is_one_line_and_status_2(home, capsys, arguments, words):
