@@ -33,8 +33,6 @@ def add_parser(commands: Any) -> None:
     join.add_argument(
         "--watch", action="store_true", help="watch the table from no seat: what every seat sees, never a hand"
     )
-    # The lobby runs `join` in its terminal and shows why it failed: the one line goes to this file too.
-    join.add_argument("--report", metavar="FILE", help=argparse.SUPPRESS)
     join.set_defaults(run=run)
 
 
@@ -73,19 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(join_and_play(address, name, seat))
     except (ConnectionError, OSError, InterfaceFailed) as error:
         print(f"{PROG} join: {error}", file=sys.stderr)
-        if args.report:
-            _report(args.report, str(error))
         return 1
-
-
-def _report(path: str, reason: str) -> None:
-    import contextlib
-    import os
-
-    with contextlib.suppress(OSError):
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(reason[:500])
 
 
 async def watch(address: Any) -> int:

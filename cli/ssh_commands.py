@@ -339,38 +339,19 @@ def run_sign_up() -> str | None:
 
 
 def run_join(request: Any, player: str) -> str | None:
-    """`dominoes join` in this terminal, for the table the lobby chose; why it failed (one line), or
-    None if the player left the table or it ended."""
-    import contextlib
-    import os
-    import subprocess
-    import tempfile
-    import time
+    """The table the lobby chose, in this terminal and in this process, whose modules are loaded
+    already: the table opens at once, and a watching session costs the server no second Python.
+    Why it failed (one line), or None if the player left the table or it ended."""
+    import asyncio
 
-    from net.paths import data_dir
-    from saves.json_file import private_directory
+    from cli.join_command import InterfaceFailed, join_and_play, watch
+    from net.address import parse_address
 
-    report = None
-    with contextlib.suppress(OSError):
-        folder = private_directory(data_dir())
-        for stale in folder.glob(".join-*.txt"):  # left by a session cut off while it was at a table
-            if stale.stat().st_mtime < time.time() - 3600:
-                stale.unlink()
-        descriptor, report = tempfile.mkstemp(prefix=".join-", suffix=".txt", dir=folder)
-        os.close(descriptor)
-    command = [sys.executable, "-m", "cli", "join", request.address]
-    command.append("--watch" if request.watch else f"--name={player}")
-    if request.seat is not None:
-        command.append(f"--seat={request.seat + 1}")  # join counts seats from 1
-    if report is not None:
-        command.append(f"--report={report}")
-    code = subprocess.call(command)
-    reason = ""
-    if report is not None:
-        with contextlib.suppress(OSError):
-            with open(report, encoding="utf-8", errors="replace") as handle:
-                reason = " ".join(handle.read(500).split())
-            os.unlink(report)
-    if code in (0, 130):
+    try:
+        address = parse_address(request.address)
+        asyncio.run(watch(address) if request.watch else join_and_play(address, player, request.seat))
+    except (ValueError, ConnectionError, OSError, InterfaceFailed) as error:
+        return str(error)
+    except KeyboardInterrupt:
         return None
-    return reason or f"it ended with status {code}"
+    return None
