@@ -22,7 +22,7 @@ MESSAGE_KEYS = {
     "welcome": {"v", "type", "seat", "game", "players", "names", "seats", "options", "match_id", "token",
                 "commitment"},
     "update": {"v", "type", "view", "legal", "names", "seats", "log", "cursor", "can_undo", "to_move", "thinking",
-               "stand_ins", "undo_refusal"},
+               "stand_ins", "undo_refusal", "watchers"},
     "refused": {"v", "type", "reason", "rule"},
     "bye": {"v", "type", "reason"},
     "notice": {"v", "type", "text"},

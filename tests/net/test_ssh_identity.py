@@ -181,7 +181,8 @@ def test_every_player_has_a_folder_of_their_own(home):
 
 
 def test_a_session_runs_the_lobby_with_the_players_folder_and_the_servers_tables(home):
-    argv, environment = lobby_session("a,b", home, ServerLimits(takeover=45, max_player_tables=2), "watch slow")
+    limits = ServerLimits(takeover=45, max_player_tables=2, max_watchers=7)
+    argv, environment = lobby_session("a,b", home, limits, "watch slow")
     assert argv[2:] == [
         "cli",
         "lobby",
@@ -189,6 +190,7 @@ def test_a_session_runs_the_lobby_with_the_players_folder_and_the_servers_tables
         "--takeover=45",
         "--max-tables=20",
         "--max-player-tables=2",
+        "--max-watchers=7",
         "--watch",
         "--speed=slow",
     ]
