@@ -5,11 +5,12 @@ and that name is bound to the key's SHA-256 fingerprint in `accounts.json` in th
 folder (0600, written atomically under a lock, so two sign-ups at once lose nothing). The same key
 comes back as the same name; no other key can take it. `dominoes serve-web --open` keeps the names
 browsers choose in the same book, as browser names (no key yet: the browser's session is their
-credential); the owner of one may tie an SSH key to it later (`RoomBook.add_key`). Names are
+credential); the owner of one may tie an SSH key to it later with a one-time code
+(`net.link_codes`: `RoomBook.new_link_code` in the browser, `RoomBook.link_key` over SSH). Names are
 compared as `canonical` makes them (Unicode NFKC, then case folding), so a look-alike (full-width
 letters, another case) is the same name; the owner's names (the keys the owner lists, the names
 invited to the web door), the bot levels' names and names that pass for the server (`admin`,
-`server-1`, `Seat 2`) are refused.
+`server-1`, `Seat 2`), and names shaped like a link code, are refused.
 
 A public room needs limits: at most `per_address` new names an hour from one address (an IPv6
 address counted by its /64, as the doors count strangers; SSH and browser sign-ups together) and
@@ -36,6 +37,25 @@ from core.bots import BOT_LEVELS
 from core.seats import MAX_NAME, check_name
 from net.door_guard import address_key
 from net.file_lock import exclusive
+from net.link_codes import (
+    FINGERPRINT,
+    LIFETIME,
+    MAX_ADDRESS,
+    TOO_MANY,
+    Failure,
+    LinkCode,
+    LinkRefused,
+    code_digest,
+    live_codes,
+    looks_like_code,
+    new_code,
+    parse_codes,
+    parse_failures,
+    recent_failures,
+    redeemable,
+    too_many_failures,
+    with_code,
+)
 from net.player_sessions import PLAYERS, safe_folder_name
 from net.web_auth import invited_names
 from saves.json_file import load_json_file, private_directory, write_json_file
@@ -46,7 +66,6 @@ MAX_FILE = 8 * 1024 * 1024  # some 40,000 names: far above any cap a room would 
 MAX_KEYS = 8  # keys one name may have
 HOUR = 3600.0
 DAY = 24 * HOUR
-FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 # Names that would pass for the server or its keeper, or for a seat the tables name: refused whole,
 # or as the start of a name (after dropping everything but letters), or as `seat` and a number.
 RESERVED_WORDS = frozenset(
@@ -55,7 +74,6 @@ RESERVED_WORDS = frozenset(
 RESERVED_STARTS = ("admin", "server", "sysop", "moderator", "operator", "dominoes", "official")
 SEAT_NAME = re.compile(r"seat\d*")
 BANNED = "the keeper of this server has banned you"
-MAX_ADDRESS = 64
 
 
 def canonical(name: str) -> str:
@@ -75,6 +93,8 @@ def reserved_reason(name: str, owner_names: Iterable[str] = ()) -> str | None:
     only_letters = "".join(c for c in letters if c.isalpha())
     if letters in RESERVED_WORDS or only_letters.startswith(RESERVED_STARTS) or SEAT_NAME.fullmatch(letters):
         return f"{name} could be taken for the server or a seat; choose another"
+    if looks_like_code(name):
+        return f"{name} could be taken for a link code; choose another"
     return None
 
 
@@ -149,6 +169,8 @@ class Book:
     bans: set[str] = field(default_factory=set)  # canonical names
     owners: set[str] = field(default_factory=set)  # canonical: the names the owner's files list (reserved)
     sign_ups: list[tuple[str, float]] = field(default_factory=list)  # (address, when), the last hour's
+    links: list[LinkCode] = field(default_factory=list)  # one-time codes that tie a key to a browser name
+    link_failures: list[Failure] = field(default_factory=list)  # wrong codes typed, the last hour's
 
     @classmethod
     def parse(cls, data: Any) -> Book:
@@ -184,16 +206,23 @@ class Book:
                     and type(entry[1]) in (int, float)
                 ):
                     book.sign_ups.append((entry[0], float(entry[1])))
+        book.links = parse_codes(data.get("links"))
+        book.link_failures = parse_failures(data.get("link_failures"))
         return book
 
     def as_data(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": 1,
             "accounts": [account.as_data() for account in self.accounts],
             "bans": sorted(self.bans),
             "owners": sorted(self.owners),
             "sign_ups": [[address, when] for address, when in self.sign_ups],
         }
+        if self.links:
+            data["links"] = [code.as_data() for code in self.links]
+        if self.link_failures:
+            data["link_failures"] = [list(failure) for failure in self.link_failures]
+        return data
 
     def find(self, name: str) -> Account | None:
         form = canonical(name)
@@ -383,6 +412,78 @@ class RoomBook:
             return f"this key now brings you in over SSH as {account.name}"
 
         return self.change(edit)
+
+    def new_link_code(self, name: str) -> str:
+        """A new one-time code (`net.link_codes`) that ties the key that types it over SSH to the
+        browser name `name`, at its owner's asking (the door checks who asks); only its digest is
+        kept. AccountError (one line) if the name is no browser name here, is banned or has as many
+        keys as it may; OSError or ValueError if the book cannot be read or written."""
+        code = new_code()
+        digest = code_digest(code)
+        assert digest is not None
+
+        def edit(book: Book) -> str:
+            account = book.find(name)
+            if account is None or not account.browser:
+                raise AccountError(f"{name} is not a name chosen in a browser here")
+            if canonical(account.name) in book.bans:
+                raise AccountError(BANNED)
+            if len(account.keys) >= MAX_KEYS:
+                raise AccountError(f"{account.name} has {MAX_KEYS} keys already, the most a name may have")
+            now = self.clock()
+            made = LinkCode(digest, account.name, account.created, now + LIFETIME)
+            book.links = with_code(live_codes(book.links, now), made, lambda a, b: canonical(a) == canonical(b))
+            return code
+
+        return self.change(edit)
+
+    def link_key(self, typed: str, fingerprint: str, address: str) -> str:
+        """Tie the key (its SHA-256 fingerprint, proven by its login's signature) to the browser name
+        whose one-time code was `typed`, and spend the code; that name. LinkRefused (one line) for a
+        key that has a name already, a code wrong, spent or expired (counted: after a few in an hour
+        from the key or the address, nothing more is tried), a name since banned, let go or renamed,
+        or one with as many keys as it may have; OSError if the book cannot be written."""
+        if not FINGERPRINT.fullmatch(fingerprint):
+            raise LinkRefused("this key cannot be read")
+        where = address_of(address)
+        private_directory(self.data)
+        with exclusive(self.data / LOCK):
+            try:
+                book = self.read()
+            except ValueError as error:
+                raise LinkRefused(f"the server cannot read its names ({error}); tell the server's keeper") from None
+            now = self.clock()
+            book.link_failures = recent_failures(book.link_failures, now)
+            if too_many_failures(book.link_failures, fingerprint, where):
+                raise LinkRefused(TOO_MANY)
+            held = book.of_key(fingerprint)
+            if held is not None:
+                raise LinkRefused(f"this key is {held.name}'s already: log in again to come in as {held.name}")
+            book.links = live_codes(book.links, now)
+            try:
+                name = self._redeem(book, typed, fingerprint, now)
+            except LinkRefused as refused:
+                if refused.counted:
+                    book.link_failures.append((fingerprint, where, now))
+                write_json_file(self.path, book.as_data())
+                raise
+            write_json_file(self.path, book.as_data())
+        return name
+
+    def _redeem(self, book: Book, typed: str, fingerprint: str, now: float) -> str:
+        """Spend the code and tie the key to its name, in `book`; LinkRefused as `link_key` says."""
+        code = redeemable(book.links, typed, now)
+        code.used = True  # spent, whatever follows: a code ties one key, once
+        self._let_go(book, now)
+        account = book.find(code.name)
+        if account is None or not account.browser or account.created != code.chosen:
+            raise LinkRefused(f"the name {code.name} is no longer kept here (let go or renamed); choose a name instead")
+        if canonical(account.name) in book.bans:
+            raise LinkRefused(f"the keeper of this server has banned {account.name}")
+        if len(account.keys) >= MAX_KEYS:
+            raise LinkRefused(f"{account.name} has {MAX_KEYS} keys already, the most a name may have")
+        account.keys.append(fingerprint)
+        return account.name
 
     def _let_go(self, book: Book, now: float) -> None:
         """Drop the names that finished no match within the limit of their sign-up (not the banned)."""

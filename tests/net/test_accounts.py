@@ -61,6 +61,9 @@ def test_a_name_is_bound_to_its_key_and_no_other_key_takes_it_in_any_form(tmp_pa
         ("Moderator", "could be taken for the server"),
         ("root", "could be taken for the server"),
         ("Seat 2", "could be taken for the server or a seat"),
+        ("link-4k7m", "could be taken for a link code"),  # typed as a code on the welcome screen
+        ("LINK 4K7M 9PQR 2XYZ", "could be taken for a link code"),
+        ("abcd-efgh-2345", "could be taken for a link code"),
     ],
 )
 def test_the_owners_names_bot_levels_and_the_servers_names_are_reserved(tmp_path, name, words):
