@@ -14,6 +14,10 @@ sessions already running to the same niceness. At 200 sessions that is 19, the l
 (at 10 the web door's loop fell more than 10 s behind and its heartbeats closed 198 of 200
 sockets). On a quiet machine none of it changes anything: priority only decides who waits when
 everyone wants the processor.
+
+A session whose player sits at a shared table is the exception (`SeatPriority`): it brings its group
+back to the door's niceness while the player is seated, so the keys of the people playing answer
+at once however many others watch.
 """
 
 from __future__ import annotations
@@ -88,3 +92,44 @@ def lower_priority(pid: int, nice: int) -> bool:
     except (OSError, ValueError):
         return False
     return True
+
+
+SEATED_NICE = 0  # a session at a seat of a shared table: as the door
+
+
+def set_own_group_niceness(nice: int) -> bool:
+    """In a session: its scheduling group's niceness, up or down (a group's niceness may come down
+    again without a privilege, to 0, at most once every 0.1 s in all the machine: a refusal then is
+    tried again later). Whether it is `nice` now; False where the platform has no such groups."""
+    try:
+        if shown_group_niceness(Path("/proc/self/autogroup").read_text()) == nice:
+            return True
+        Path("/proc/self/autogroup").write_text(str(nice))
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+class SeatPriority:
+    """A session whose player sits at a shared table answers their keys first: while seated its
+    group is as nice as the door (`SEATED_NICE`), above the sessions that only watch or wait in
+    the lobby, however many there are; once the player leaves the seat it is given back the
+    niceness the door gave the session (its own niceness, which only the door raises). A seated
+    player is one person's keys and the table's moves, so a few of them never crowd the door out;
+    a crowd of watchers redrawing the same move all at once would, without this, keep the players
+    waiting a second for a key's frame. `hold()` is called again now and then: the door may have
+    made the group nicer when more sessions came, or the kernel refused a change made too soon
+    after another session's."""
+
+    def __init__(self) -> None:
+        self.seated = False
+
+    def hold(self) -> None:
+        self.seated = True
+        set_own_group_niceness(SEATED_NICE)
+
+    def release(self) -> None:
+        if self.seated:
+            self.seated = False
+            with contextlib.suppress(OSError):
+                set_own_group_niceness(os.getpriority(os.PRIO_PROCESS, 0))

@@ -19,6 +19,7 @@ from core.chance import SHORT_COMMITMENT
 from core.moves import Move
 from net.client import TableClient
 from net.messages import Closed, Notice, Refused, Revealed, Said, Snapshot, UndoAsked, UndoPending, UndoResult
+from net.session_priority import SeatPriority
 from tui.host import host
 from tui.remote_table import RemoteTable
 from tui.screens.moon_dialogs import MoonDialog
@@ -29,6 +30,7 @@ from tui.screens.undo_waiting import UndoWaitingDialog, request_words
 from tui.widgets.hand_view import HandView
 
 CLOSE_TIMEOUT = 2.0
+SEAT_PRIORITY_EVERY = 2.0  # seconds between looks at the seat's priority (the door may have lowered it)
 SERVER_KEYS = frozenset({"speed", "save_copy", "redo"})  # the server's: bot pace, saving; it keeps no redo
 
 
@@ -39,9 +41,11 @@ class RemoteTableScreen(BaseTableScreen):
         self.undo_dialog: UndoDialog | None = None
         self.waiting_dialog: UndoWaitingDialog | None = None  # this player's own request, waiting
         self._end_shown: int | None = None  # the snapshot cursor whose round end was shown
+        self.priority: SeatPriority | None = None  # a served session's, while its player is seated
 
     def on_mount(self) -> None:
         self.listen()  # Textual calls the base class's on_mount too (it draws)
+        self.hold_the_seats_priority()
         commitment = self.remote.commitment
         if commitment is not None:
             short = commitment[:SHORT_COMMITMENT]
@@ -245,7 +249,18 @@ class RemoteTableScreen(BaseTableScreen):
         host(self).leave_match()
 
     async def on_unmount(self) -> None:
+        if self.priority is not None:
+            self.priority.release()
         await self.close_connection()
+
+    def hold_the_seats_priority(self) -> None:
+        """In a served session, the player at this seat answers first (`net.session_priority`)."""
+        from net.paths import is_served
+
+        if is_served() and not self.remote.watching:
+            self.priority = SeatPriority()
+            self.priority.hold()
+            self.set_interval(SEAT_PRIORITY_EVERY, self.priority.hold)
 
     async def close_connection(self) -> None:
         with contextlib.suppress(TimeoutError, OSError, ConnectionError):
