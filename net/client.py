@@ -242,6 +242,10 @@ class TableClient:
             if isinstance(event, Closed):
                 return
 
+    def waiting_events(self) -> int:
+        """How many events have come that `events()` has not yet given out."""
+        return self._events.qsize()
+
     async def next_event(self, timeout: float | None = None) -> Event:
         """The next event (a convenience for scripts and tests)."""
         return await asyncio.wait_for(self._events.get(), timeout)

@@ -5,6 +5,7 @@ m, a number, and the phrase shows in everyone's log."""
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 
 from core import Match, Seat
@@ -116,3 +117,24 @@ async def test_a_seated_player_talks_with_t_and_a_number_and_everyone_reads_it(p
             log = table.query_one(MoveLog)
             await wait_until(pilot, lambda: "Ann: “Good game”" in log.lines, TIMEOUT)
         await watcher.close()
+
+
+async def test_a_watcher_behind_the_table_skips_to_its_latest_news_but_shows_each_rounds_end(private_home):
+    async with served(bots_match()) as server:
+        ann = await TableClient.connect(str(server.address), "Ann")
+        app = await watching_app(server)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, WatchTableScreen), TIMEOUT)
+            screen = watch_screen(app)
+            drawn: list[int] = []
+            screen.advance = lambda: drawn.append(screen.remote.snapshot.cursor)  # what a snapshot drawn runs
+            behind = screen.remote.snapshot
+            later = dataclasses.replace(behind, cursor=behind.cursor + 1)
+            screen.remote.client.waiting_events = lambda: 1  # more news waits behind each of these
+            screen.take(later)
+            assert screen.remote.snapshot is later and drawn == []  # taken in, not drawn
+            ended_view = dataclasses.replace(later.view, chance=True)
+            ended = dataclasses.replace(later, view=ended_view, cursor=later.cursor + 1)
+            screen.take(ended)
+            assert drawn == [ended.cursor]  # a round's end is drawn, however far behind
+            await ann.close()

@@ -8,6 +8,7 @@ shows until the next round is dealt (or Enter).
 
 from __future__ import annotations
 
+from net.messages import Snapshot
 from tui.screens.remote_table import RemoteTableScreen
 from tui.screens.round_over import RoundOverScreen
 from tui.widgets.hand_view import HandView
@@ -31,6 +32,17 @@ class WatchTableScreen(RemoteTableScreen):
     def on_mount(self) -> None:
         self.sub_title = f"{self.remote.game.title} · watching"
         self.query_one(HandView).can_focus = False
+
+    def take(self, event: object) -> None:
+        """A watcher that has fallen behind (its session yields the processor to the players')
+        skips to the table as it is now: a snapshot in the middle of a round with more news behind
+        it is taken in, not drawn. A round's end is always shown."""
+        ends = isinstance(event, Snapshot) and (event.view.over or event.view.chance)
+        if isinstance(event, Snapshot) and not ends and self.remote.client.waiting_events():
+            if event is not self.remote.snapshot:
+                self.remote.update(event)
+            return
+        super().take(event)  # type: ignore[arg-type]
 
     def advance(self) -> None:
         view = self.remote.snapshot.view
