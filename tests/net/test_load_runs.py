@@ -51,3 +51,19 @@ def test_the_memory_of_a_forked_session_is_measured_against_a_bare_apps():
     report = json.loads(result.stdout)
     assert report["zygote_private_mib"] > report["bare_private_mib"] > 0
     assert report["watching_private_mib"] > report["bare_private_mib"]  # bots and their table draw far more
+
+
+def test_a_crowd_watching_one_table_leaves_the_seated_players_keys_answering():
+    """bench/watchers.py, tiny: 3 watchers for a few seconds (DOMINOES_WATCHERS_LOAD=1: 200 for a minute)."""
+    big = os.environ.get("DOMINOES_WATCHERS_LOAD") == "1"
+    watchers, seconds = (200, 60) if big else (3, 6)
+    command = [sys.executable, str(ROOT / "bench" / "watchers.py"), "--watchers", str(watchers)]
+    command += ["--seconds", str(seconds), "--sign-ups", "1", "--think", "0.3", "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=4 * seconds + 400, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(result.stdout)
+    assert report["watchers_alive"] == report["watchers_drawing"] == watchers  # every watcher saw the table move
+    assert report["table_updates"] > 0 and report["moves_played"] > 0
+    assert report["keys_measured"] > 0 and report["key_to_frame_ms"]["p90"] > 0
+    assert report["sessions_measured"] == watchers + 2 and report["session_pss_mib_median"] > 0
+    assert len(report["sign_up_screen_s"]) == len(report["name_to_lobby_s"]) == 1
