@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from core.moves import Move
@@ -107,13 +107,9 @@ class TableClient:
         at the table's match, the seat that key opens: proved, never sent). ConnectionError or
         ProtocolError (one line) if the server cannot be reached or says no (table full, the seat
         kept for its player...); ValueError for a bad address."""
-        where = parse_address(address) if isinstance(address, str) else address
         name = check_name(name)
-        try:
-            reader, writer = await asyncio.wait_for(open_connection(where), timeout)
-        except (OSError, TimeoutError) as error:
-            raise ConnectionError(f"cannot reach the table at {where}: {_why(error)}") from None
-        try:
+
+        async def greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> TableClient:
             hello: dict[str, Any] = {"type": "hello", "name": name, "challenge": True}
             if seat is not None:
                 hello["seat"] = seat
@@ -127,9 +123,7 @@ class TableClient:
                 writer.write(encode_frame({"type": "proof", "proof": prove(key, nonce, table_id) if key else None}))
                 await writer.drain()
                 welcome = await asyncio.wait_for(read_frame(reader), timeout)
-            if welcome["type"] == "bye":
-                reason = welcome.get("reason")
-                raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
+            _refused(welcome)
             if welcome["type"] != "welcome":
                 raise ProtocolError(f"the table answered hello with {welcome['type']!r}, not a welcome")
             client = cls(reader, writer, welcome)
@@ -137,40 +131,43 @@ class TableClient:
                 client.table_id, client.challenged = table_id, True
                 if client.token is None:
                     client.token = key  # the seat is ours again by the key we proved
-            first = await asyncio.wait_for(read_frame(reader), timeout)
-            event = client._decode(first)
-            if not isinstance(event, Snapshot):
-                raise ProtocolError("the table sent no snapshot after its welcome")
-        except BaseException as error:
-            writer.close()
-            if isinstance(error, ConnectionClosed):
-                raise ConnectionError("the table closed the connection") from None
-            if isinstance(error, (OSError, TimeoutError)) and not isinstance(error, ConnectionError):
-                raise ConnectionError(f"the table did not answer: {_why(error)}") from None
-            raise
-        client._events.put_nowait(event)
-        client._task = asyncio.get_running_loop().create_task(client._read_loop())
-        return client
+            return client
+
+        return await cls._open(address, timeout, greet)
 
     @classmethod
     async def watch(cls, address: str | Address, timeout: float = CONNECT_TIMEOUT) -> TableClient:
         """Watch the table at `address` from no seat. ConnectionError (one line) if it cannot be
         reached or says no (closed to watchers, as many watchers as it takes)."""
+
+        async def greet(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> TableClient:
+            writer.write(encode_frame({"type": "hello", "watch": True}))
+            await writer.drain()
+            welcome = await asyncio.wait_for(read_frame(reader), timeout)
+            _refused(welcome)
+            if welcome["type"] != "welcome" or welcome.get("watching") is not True:
+                raise ProtocolError("the table did not let this client watch")
+            return cls(reader, writer, welcome)
+
+        return await cls._open(address, timeout, greet)
+
+    @classmethod
+    async def _open(
+        cls,
+        address: str | Address,
+        timeout: float,
+        greet: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[TableClient]],
+    ) -> TableClient:
+        """Connect, `greet` the table (hello, and whatever follows until its welcome), read the
+        first snapshot, and start reading events. Every failure is one line (ConnectionError or
+        ProtocolError), the connection closed."""
         where = parse_address(address) if isinstance(address, str) else address
         try:
             reader, writer = await asyncio.wait_for(open_connection(where), timeout)
         except (OSError, TimeoutError) as error:
             raise ConnectionError(f"cannot reach the table at {where}: {_why(error)}") from None
         try:
-            writer.write(encode_frame({"type": "hello", "watch": True}))
-            await writer.drain()
-            welcome = await asyncio.wait_for(read_frame(reader), timeout)
-            if welcome["type"] == "bye":
-                reason = welcome.get("reason")
-                raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
-            if welcome["type"] != "welcome" or welcome.get("watching") is not True:
-                raise ProtocolError("the table did not let this client watch")
-            client = cls(reader, writer, welcome)
+            client = await greet(reader, writer)
             event = client._decode(await asyncio.wait_for(read_frame(reader), timeout))
             if not isinstance(event, Snapshot):
                 raise ProtocolError("the table sent no snapshot after its welcome")
@@ -315,6 +312,13 @@ class TableClient:
         if kind == "bye":
             return Closed(plain_line(field(message, "reason", str, optional=True) or "the table said goodbye"))
         return None  # a message type from a newer server: ignored
+
+
+def _refused(answer: dict[str, Any]) -> None:
+    """ConnectionError with the table's reason if it answered hello with bye."""
+    if answer["type"] == "bye":
+        reason = answer.get("reason")
+        raise ConnectionError(plain_line(reason) if isinstance(reason, str) else "the table said no")
 
 
 def _challenge(message: dict[str, Any]) -> tuple[str, str]:

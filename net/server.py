@@ -397,20 +397,7 @@ class TableServer:
         self._by_seat[seat] = connection
         self._watch_idle()
         self.on_event(f"{name} {'is back' if returning else 'joined'} at seat {seat + 1}")
-        connection.send(
-            {
-                "type": "welcome",
-                "seat": seat,
-                "game": self.match.game_name,
-                "players": self.match.players,
-                "names": list(self.match.names),
-                "seats": list(self.table.labels()),
-                "options": dict(self.match.options),
-                "match_id": self.match_id,
-                "token": given,
-                "commitment": self.match.commitment if self.match.secret is not None else None,
-            }
-        )
+        connection.send(self._welcome(seat, given))
         self._broadcast()  # the newcomer's first snapshot comes right after its welcome
         if self.match.state.over:
             self._reveal(connection)
@@ -427,25 +414,28 @@ class TableServer:
         connection.watching = True
         self._watchers.add(connection)
         self.match.watched = True  # from now on undo never plays again a round whose hands they saw
-        connection.send(
-            {
-                "type": "welcome",
-                "seat": None,
-                "watching": True,
-                "game": self.match.game_name,
-                "players": self.match.players,
-                "names": list(self.match.names),
-                "seats": list(self.table.labels()),
-                "options": dict(self.match.options),
-                "match_id": self.match_id,
-                "token": None,
-                "commitment": self.match.commitment if self.match.secret is not None else None,
-            }
-        )
+        connection.send({**self._welcome(None, None), "watching": True})
         connection.send(snapshot_message(self.watcher_snapshot()))
         if self.match.state.over:
             self._reveal(connection)
         self._tell_watchers()
+
+    def _welcome(self, seat: int | None, token: str | None) -> dict[str, Any]:
+        """The table as a newcomer at `seat` (None: a watcher) first learns of it; `token`: a new
+        seat's key."""
+        match = self.match
+        return {
+            "type": "welcome",
+            "seat": seat,
+            "game": match.game_name,
+            "players": match.players,
+            "names": list(match.names),
+            "seats": list(self.table.labels()),
+            "options": dict(match.options),
+            "match_id": self.match_id,
+            "token": token,
+            "commitment": match.commitment if match.secret is not None else None,
+        }
 
     @property
     def watchers(self) -> int:
