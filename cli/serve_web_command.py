@@ -45,6 +45,11 @@ def add_parser(commands: Any) -> None:
         action="store_true",
         help="an open room: a browser with no invite chooses a name (kept in the same book as serve-ssh --open's)",
     )
+    serve.add_argument(
+        "--ssh-address",
+        metavar="HOST[:PORT]",
+        help="with --open: where players reach serve-ssh --open on the same data (the key page says so)",
+    )
     add_sign_up_arguments(serve)
     add_limit_arguments(serve, sessions=True)
     add_spawn_argument(serve)
@@ -70,6 +75,16 @@ def run(args: argparse.Namespace) -> int:
             base_url = check_base_url(args.base_url)
         except ValueError as error:
             raise UsageError(f"{NAME}: --base-url: {error}") from None
+    ssh_address = args.ssh_address or ""
+    if args.ssh_address is not None:
+        from net.web_sign_up import ssh_command
+
+        if not args.open:
+            raise UsageError(f"{NAME}: --ssh-address is for --open (its key page ties SSH keys to names)")
+        try:
+            ssh_command(ssh_address)
+        except ValueError as error:
+            raise UsageError(f"{NAME}: --ssh-address: {error}") from None
     import asyncio
 
     from net.accounts import RoomBook
@@ -79,7 +94,9 @@ def run(args: argparse.Namespace) -> int:
     room = RoomBook(data_dir(), limits=sign_ups) if sign_ups is not None else None
     # on_note: what the door turns away, a line a second at most
     try:
-        door = WebFrontDoor(data_dir(), limits=limits, launcher=session_launcher(args), on_note=say, room=room)
+        door = WebFrontDoor(
+            data_dir(), limits=limits, launcher=session_launcher(args), on_note=say, room=room, ssh_address=ssh_address
+        )
     except OSError as error:  # its data folder, or the page's files of an installation left incomplete
         print(f"{NAME}: cannot start: {error}", file=sys.stderr)
         return 1

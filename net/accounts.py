@@ -387,32 +387,6 @@ class RoomBook:
             write_json_file(self.path, book.as_data())
         return name
 
-    def add_key(self, name: str, fingerprint: str) -> str:
-        """Tie an SSH key (its SHA-256 fingerprint) to the browser name `name`, at its owner's asking
-        (the door checks who asks): that key then logs in over `serve-ssh --open` as `name`. What
-        was done, in one line. AccountError (one line) if the name is no browser name here or is
-        banned, if another name holds the key, or if the name has as many keys as it may; OSError or
-        ValueError if the book cannot be read or written."""
-        if not FINGERPRINT.fullmatch(fingerprint):
-            raise AccountError("this key cannot be read")
-
-        def edit(book: Book) -> str:
-            account = book.find(name)
-            if account is None or not account.browser:
-                raise AccountError(f"{name} is not a name chosen in a browser here")
-            if canonical(account.name) in book.bans:
-                raise AccountError(BANNED)
-            if fingerprint in account.keys:
-                return f"this key is tied to {account.name} already"
-            if book.of_key(fingerprint) is not None:
-                raise AccountError("another name here has this key; paste a key of your own")
-            if len(account.keys) >= MAX_KEYS:
-                raise AccountError(f"a name has at most {MAX_KEYS} keys")
-            account.keys.append(fingerprint)
-            return f"this key now brings you in over SSH as {account.name}"
-
-        return self.change(edit)
-
     def new_link_code(self, name: str) -> str:
         """A new one-time code (`net.link_codes`) that ties the key that types it over SSH to the
         browser name `name`, at its owner's asking (the door checks who asks); only its digest is

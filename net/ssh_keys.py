@@ -14,16 +14,12 @@ from core.seats import check_name
 from net.ssh_library import asyncssh
 
 MAX_KEY_FILE = 1024 * 1024  # an authorized-keys or host-key file is a few kilobytes; refuse anything huge
-MAX_PUBLIC_KEY = 8192  # characters of a pasted public key line: a 16384-bit RSA key's is under 3000
 HOST_KEY_ALGORITHM = "ssh-ed25519"
 # `[options] TYPE BASE64 [comment]`: where the key ends and its comment begins, for a comment that
 # asyncssh cannot read (it takes ASCII only, and a player's name may be José).
 KEY_AND_COMMENT = re.compile(
     r"(?P<key>(?:^|.*?\s)(?:ssh|ecdsa|sk)-[\x21-\x7e]+\s+[A-Za-z0-9+/]+=*)(?:\s+(?P<comment>.*))?"
 )
-
-PUBLIC_KEY_LINE = re.compile(r"(?P<key>[a-z0-9][a-z0-9@.-]{2,60} [A-Za-z0-9+/]+={0,3})(?:\s.*)?")
-PASTE_ONE_LINE = "paste the one line of your public key's file (id_ed25519.pub: ssh-ed25519 AAAA...)"
 
 
 class KeyFileError(Exception):
@@ -112,31 +108,6 @@ def load_authorized_keys(path: Path) -> PlayerKeys:
     if not players:
         raise KeyFileError(f"the authorized-keys file {path} holds no keys")
     return PlayerKeys(players)
-
-
-def public_key_fingerprint(text: str) -> str:
-    """The SHA-256 fingerprint (as asyncssh gives it, the one a login's key is known by) of a public
-    key pasted as its OpenSSH line, `TYPE BASE64 [comment]`. ValueError with one line for anything
-    else, which it never quotes: a private key (asyncssh would read its public half), several lines,
-    a certificate, a line too long or damaged."""
-    if len(text) > MAX_PUBLIC_KEY:
-        raise ValueError(f"that is longer than any public key ({len(text)} characters); {PASTE_ONE_LINE}")
-    if "PRIVATE KEY" in text:
-        raise ValueError(f"that is a private key: keep it to yourself, and {PASTE_ONE_LINE}")
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
-        raise ValueError(PASTE_ONE_LINE)
-    if len(lines) > 1:
-        raise ValueError(f"that is {len(lines)} lines; {PASTE_ONE_LINE}")
-    found = PUBLIC_KEY_LINE.fullmatch(" ".join(lines[0].split()))
-    try:
-        if found is None:
-            raise ValueError
-        # The key without its comment: asyncssh reads ASCII comments only, and the key is enough.
-        key = asyncssh.import_public_key(found["key"])
-    except (ValueError, asyncssh.KeyImportError):
-        raise ValueError(f"that is not a public key's line that this server can read; {PASTE_ONE_LINE}") from None
-    return str(key.get_fingerprint("sha256"))
 
 
 def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:

@@ -1,12 +1,12 @@
 """The web door's forms: where a request comes from, and a check that only this site's own page can
 send a form.
 
-A form that signs a browser in (an invite's confirmation, an open server's sign-up) or changes what
-a name may do (tying a key to it) must be the player's own doing on this site: another site's page
-could post the same fields. So each form carries a random check in a hidden field and, in a cookie
-of its own (HttpOnly, SameSite=Strict, for the form's path alone), the same check: a page of another
-site can send neither. On top, the POST must say it comes from this site (its Origin's scheme, host
-and port, and Sec-Fetch-Site where the browser sends it).
+A form that signs a browser in (an invite's confirmation, an open server's sign-up) must be the
+player's own doing on this site: another site's page could post the same fields. So each form
+carries a random check in a hidden field and, in a cookie of its own (HttpOnly, SameSite=Strict,
+for the form's path alone), the same check: a page of another site can send neither. On top, the
+POST must say it comes from this site (its Origin's scheme, host and port, and Sec-Fetch-Site where
+the browser sends it).
 """
 
 from __future__ import annotations

@@ -166,7 +166,8 @@ class WebFrontDoor:
     """The web server. `start()` binds (port 0 picks a free one: see `.port`); `close()` ends every
     session and its child. `data` is the server's data directory: invites, sessions, players. With
     `room` (an open server), a browser with no session may choose a name (`net.web_sign_up`); a
-    name banned in the room's book is refused whether the server is open or not."""
+    name banned in the room's book is refused whether the server is open or not. `ssh_address`: where
+    the open SSH door on the same data directory is reached (HOST[:PORT]), for the key page to say."""
 
     def __init__(
         self,
@@ -177,9 +178,13 @@ class WebFrontDoor:
         on_note: Callable[[str], None] | None = None,
         launcher: SessionLauncher | None = None,
         room: RoomBook | None = None,
+        ssh_address: str = "",
     ) -> None:
-        from net.web_sign_up import OpenRoomPages  # its pages use this module's helpers: here, once it is whole
+        from net.web_sign_up import OpenRoomPages, ssh_command  # its pages use this module's helpers: here, once whole
 
+        if ssh_address:
+            ssh_command(ssh_address)  # ValueError before anything starts
+        self.ssh_address = ssh_address
         self.data = data
         self.gate = Gatekeeper(data)
         self.room = RoomView(room if room is not None else RoomBook(data))
@@ -321,11 +326,14 @@ class WebFrontDoor:
         form: Mapping[str, Any] | None = None,
         line: str = "",
         back: str = "",
+        code: str = "",
+        after: str = "",
     ) -> web.Response:
         """A page of its own: a title, a line of advice, and maybe the one line that says what was
-        refused, a form, and a link back to the lobby (`back`, its words). Everything is escaped."""
+        refused, a form, a code to type elsewhere and more advice `after` it, and a link back to the
+        lobby (`back`, its words). Everything is escaped."""
         html = self._templates.get_template("notice.html").render(
-            title=title, advice=advice, form=form, line=line, back=back
+            title=title, advice=advice, form=form, line=line, back=back, code=code, after=after
         )
         response = web.Response(status=status, text=html, content_type="text/html")
         response.headers["Content-Security-Policy"] = CONFIRM_POLICY if form else NOTICE_POLICY

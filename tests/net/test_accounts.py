@@ -5,12 +5,11 @@ renames by `dominoes admin`. Bad input is one line and changes nothing."""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
 from cli.main import main
-from net.accounts import DAY, HOUR, MAX_KEYS, AccountError, RoomBook, SignUpLimits, SignUpRefused, canonical
+from net.accounts import DAY, HOUR, RoomBook, SignUpLimits, SignUpRefused, canonical
 from net.player_sessions import player_home
 from tests.records.helpers import finished_match, save
 
@@ -254,36 +253,3 @@ def test_browser_and_key_sign_ups_share_the_limits_and_an_ipv6_address_counts_by
     with pytest.raises(SignUpRefused, match="from one address"):
         book.sign_up_browser("v6 3", "2001:db8:0:0:abcd::9")  # the same /64
     assert book.sign_up_browser("v6 4", "2001:db8:0:1::1") == "v6 4"  # another /64
-
-
-def test_the_owner_of_a_browser_name_ties_a_key_and_that_key_then_is_the_name(tmp_path, capsys):
-    book = room(tmp_path)
-    book.sign_up_browser("Zoé", "10.0.0.1")
-    book.sign_up("Ken", KEY_B, "10.0.0.2")
-    assert main(["admin", "--data", str(tmp_path), "list"]) == 0
-    assert re.search(r"Zoé .* new +browser$", capsys.readouterr().out, re.MULTILINE)
-    assert book.add_key("zoé", KEY_A) == "this key now brings you in over SSH as Zoé"
-    assert book.name_of_key(KEY_A) == "Zoé" and RoomBook(tmp_path).name_of_key(KEY_A) == "Zoé"
-    assert book.sign_up("anything", KEY_A, "10.0.0.3") == "Zoé"  # the SSH door's newcomer path finds it
-    assert book.add_key("Zoé", KEY_A) == "this key is tied to Zoé already"
-    before = (tmp_path / "accounts.json").read_bytes()
-    refusals = [
-        (("Zoé", KEY_B), "another name here has this key; paste a key of your own"),  # Ken's
-        (("Ken", KEY_C), "Ken is not a name chosen in a browser here"),  # a key name takes keys by SSH only
-        (("nobody", KEY_C), "nobody is not a name chosen in a browser here"),
-        (("Zoé", "SHA256:short"), "this key cannot be read"),
-    ]
-    for (name, fingerprint), line in refusals:
-        with pytest.raises(AccountError) as refused:
-            book.add_key(name, fingerprint)
-        assert str(refused.value) == line
-    assert (tmp_path / "accounts.json").read_bytes() == before
-    for number in range(MAX_KEYS - 1):
-        book.add_key("Zoé", key(number))
-    with pytest.raises(AccountError, match=f"at most {MAX_KEYS} keys"):
-        book.add_key("Zoé", key(99))
-    assert main(["admin", "--data", str(tmp_path), "list"]) == 0
-    assert re.search(rf"Zoé .* new +browser, key {KEY_A[7:19]}…", capsys.readouterr().out)
-    book.ban("zoe\u0301")
-    with pytest.raises(AccountError, match="banned"):
-        book.add_key("Zoé", key(98))

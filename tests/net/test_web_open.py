@@ -1,8 +1,8 @@
 """`serve-web --open`: a browser with no session chooses a name, kept in the room's book beside the
-SSH door's, and goes on to the lobby as it; its owner may tie an SSH key to it, which then logs in
-over `serve-ssh --open` as that name; a ban ends its sessions within a second and refuses its
-cookie from then on, across restarts; bad input, a flood and another site's form each get one line
-and change nothing."""
+SSH door's, and goes on to the lobby as it; its owner gets a one-time link code on the key page,
+which ties the key that types it over `serve-ssh --open` to that name; a ban ends its sessions
+within a second and refuses its cookie from then on, across restarts; bad input, a flood and
+another site's form each get one line and change nothing."""
 
 from __future__ import annotations
 
@@ -20,14 +20,18 @@ from pathlib import Path
 
 import aiohttp
 import asyncssh
+import pytest
 from yarl import URL
 
 from cli.main import main
 from net.accounts import ACCOUNTS, RoomBook, SignUpLimits
+from net.link_codes import MAX_PER_NAME
 from net.ssh_server import SSHFrontDoor
 from net.web_auth import Session
+from net.web_forms import new_check
 from net.web_room import RoomView
 from net.web_server import COOKIE, WebFrontDoor
+from net.web_sign_up import CODES_BURST, ssh_command
 from tests.net.ssh_client import TIMEOUT, connect, open_terminal, with_launcher
 from tests.net.test_web_server import run, until
 from tests.net.web_client import browser, open_screen, running_web_door, signed_in
@@ -36,10 +40,12 @@ SAME_SITE = {"Sec-Fetch-Site": "same-origin"}
 
 
 @asynccontextmanager
-async def open_web_door(home: Path, notes: list[str] | None = None, **limits: object) -> AsyncIterator[WebFrontDoor]:
+async def open_web_door(
+    home: Path, notes: list[str] | None = None, ssh_address: str = "", **limits: object
+) -> AsyncIterator[WebFrontDoor]:
     room = RoomBook(home, limits=SignUpLimits(**limits))  # type: ignore[arg-type]
     on_note = notes.append if notes is not None else None
-    async with running_web_door(home, room=room, on_note=on_note) as door:
+    async with running_web_door(home, room=room, on_note=on_note, ssh_address=ssh_address) as door:
         yield door
 
 
@@ -172,53 +178,77 @@ def test_a_sign_up_flood_from_one_address_gets_one_line_at_the_fourth(home):
     run(go())
 
 
-def test_the_owner_of_a_browser_name_ties_a_key_which_then_logs_in_over_ssh_as_it(home, keys):
+async def link_code(session: aiohttp.ClientSession) -> tuple[str, str]:
+    """The key page's code, and the page as the browser reads it."""
+    async with session.get("/key") as response:
+        page = await response.text()
+        assert response.status == 200 and response.headers["Cache-Control"] == "no-store", page
+    (code,) = re.findall(r'<p class="code">(link-[a-z0-9-]+)</p>', page)
+    return code, html.unescape(page)
+
+
+def test_the_owner_of_a_browser_name_gets_a_link_code_that_ties_the_key_which_types_it_over_ssh(home, keys):
+    fingerprint = asyncssh.read_private_key(keys.stranger).get_fingerprint("sha256")
     public = asyncssh.read_private_key(keys.stranger).export_public_key().decode()
-    fingerprint = asyncssh.import_public_key(public).get_fingerprint("sha256")
 
     async def go() -> None:
-        async with open_web_door(home) as door, browser(door) as zoe, browser(door) as yan, browser(door) as ann:
+        async with open_web_door(home, ssh_address="games.example:2222") as door, browser(door) as zoe:
             assert (await sign_up(zoe, door, "Zoé"))[0] == 303
-            private = keys.stranger.read_text()
-            for pasted, words in (
-                (private, "That is a private key: keep it to yourself"),
-                ("ssh-ed25519 AAAA", "That is not a public key's line that this server can read"),
-                (public * 2, "That is 2 lines"),
-                ("k" * 9000, "That is longer than any public key (9000 characters)"),
-                ("k" * 100_000, "That is longer than any public key: paste the line"),  # beyond the cap on a request
-            ):
-                status, page = await post(zoe, door, "/key", {"check": await the_form(zoe, "/key"), "key": pasted})
-                (line,) = refused_lines(page)
-                assert status in (400, 413) and line.startswith(words), line
-                assert "PRIVATE" not in page and "AAAA" not in line.replace("AAAA...", "")
-            check = await the_form(zoe, "/key")
-            status, page = await post(zoe, door, "/key", {"check": check, "key": public}, Origin="http://evil.example")
-            assert status == 403 and RoomBook(home).name_of_key(fingerprint) is None
-            status, page = await post(zoe, door, "/key", {"check": await the_form(zoe, "/key"), "key": public})
-            assert status == 200 and "This key now brings you in over SSH as Zoé." in page and fingerprint in page
-            assert RoomBook(home).name_of_key(fingerprint) == "Zoé"
-
-            assert (await sign_up(yan, door, "Yan"))[0] == 303
-            status, page = await post(yan, door, "/key", {"check": await the_form(yan, "/key"), "key": public})
-            assert status == 400 and refused_lines(page) == ["Another name here has this key; paste a key of your own."]
-            await signed_in(ann, door, "Ann")  # an invited name: its keys are the owner's to give
-            async with ann.get("/key") as response:
-                assert (
-                    response.status == 403
-                    and "Only a name chosen on this site takes a key here" in await response.text()
-                )
-            assert RoomBook(home).name_of_key(fingerprint) == "Zoé"
+            code, page = await link_code(zoe)
+            assert "(ssh -p 2222 games.example), and on its welcome screen type this code instead of a name" in page
+            assert "It works once, for 10 minutes" in page
+            assert code not in (home / ACCOUNTS).read_text()  # only its digest is kept
+            check = new_check()
+            fields = {"check": check, "key": public}
+            status, _ = await post(zoe, door, "/key", fields)
+            assert status == 405  # a public key pasted proves nothing: nothing takes one any more
+            assert RoomBook(home).name_of_key(fingerprint) is None
+            async with browser(door) as ann:
+                await signed_in(ann, door, "Ann")  # an invited name: its keys are the owner's to give
+                async with ann.get("/key") as response:
+                    words = "Only a name chosen on this site takes a key here"
+                    assert response.status == 403 and words in await response.text()
+            async with browser(door) as nobody, nobody.get("/key") as response:
+                assert response.status == 401
 
         room = RoomBook(home)
         ssh = SSHFrontDoor(keys.authorized, home / "ssh_host_ed25519_key", room=room, **with_launcher({}))
         await ssh.start("127.0.0.1", 0)
         try:
             async with await connect(ssh, keys.stranger, username="whoever") as connection:
+                channel, screen = await open_terminal(connection)
+                await screen.wait_for("Choose the name you will play under")
+                channel.write(code.encode() + b"\r")
+                await screen.wait_for("signed in as Zoé")
+            assert RoomBook(home).name_of_key(fingerprint) == "Zoé"
+            async with await connect(ssh, keys.stranger, username="whoever") as connection:
                 _, screen = await open_terminal(connection)
                 await screen.wait_for("signed in as Zoé")  # straight in, no sign-up
                 assert "Choose the name" not in screen.text()
         finally:
             await ssh.close()
+
+    run(go())
+
+
+def test_a_browser_gets_a_few_link_codes_at_once_then_one_line(home):
+    notes: list[str] = []
+
+    async def go() -> None:
+        async with open_web_door(home, notes) as door, browser(door) as zoe:
+            assert (await sign_up(zoe, door, "Zoé"))[0] == 303
+            codes = set()
+            for _ in range(CODES_BURST):
+                code, page = await link_code(zoe)
+                codes.add(code)
+            assert "Log in to this server's SSH door with the key you want to tie" in page  # no address given
+            assert len(codes) == CODES_BURST
+            async with zoe.get("/key") as response:
+                page = html.unescape(await response.text())
+                assert response.status == 429 and "You asked for several link codes just now" in page
+                assert "link-" not in page
+            assert len(RoomBook(home).read().links) == MAX_PER_NAME  # the newest, for the name
+            await until(lambda: any("refused a link code" in line for line in notes), "the note")
 
     run(go())
 
@@ -333,3 +363,17 @@ def test_serve_web_open_says_so_at_start_in_lines_that_fit_80_columns(home):
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+def test_the_ssh_address_the_key_page_gives_is_a_host_and_port_or_one_line(home, capsys):
+    assert ssh_command("games.example") == "ssh games.example"
+    assert ssh_command("games.example:2222") == "ssh -p 2222 games.example"
+    assert ssh_command("[2001:db8::1]:2222") == "ssh -p 2222 2001:db8::1"
+    for bad in ("-oProxyCommand=sh", "host name", "games.example:0", "games.example:99999", "<b>x</b>", ""):
+        with pytest.raises(ValueError, match="an SSH address is HOST or HOST:PORT"):
+            ssh_command(bad)
+        assert main(["serve-web", "--open", f"--ssh-address={bad}"]) == 2
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line.startswith("dominoes serve-web: --ssh-address: an SSH address is HOST or HOST:PORT")
+    assert main(["serve-web", "--ssh-address", "games.example"]) == 2
+    assert "--ssh-address is for --open" in capsys.readouterr().err
