@@ -9,9 +9,13 @@ browser is that player from then on. The server's data directory keeps, in `web/
   invite's player and digest, and for each player revoked, when. `--revoke NAME` removes the
   player's invites and records the time: every session that player began before it is over, even
   one in play (the server looks at this file every second).
-- `sessions.json`, written by the server alone: each session's digest, player and start, and
-  whether it began with a name chosen on an open server's sign-up page (`Gatekeeper.sign_in`),
-  not with an invite: such a session lasts only as long as its name in the room's book. A player
+- `sessions.json`, written by the server alone: each session's digest, player and start, when it
+  was last renewed, and whether it began with a name chosen on an open server's sign-up page
+  (`Gatekeeper.sign_in`), not with an invite: such a session lasts only as long as its name in the
+  room's book. A session lasts SESSION_LIFETIME from when it was last used: a browser that comes
+  back at least that often stays signed in (a browser name's session is its only credential until
+  it ties a key), renewed at most once every RENEW_EVERY, so the file is not written on every
+  request. A player
   keeps at most MAX_PLAYER_SIGN_INS sign-ins (a new one ends that player's oldest, nobody else's),
   and one link signs in at most LINK_BURST browsers at once, then one a minute.
 - `server.json`, written by the server: the address its links begin with, for `web-invite`.
@@ -23,6 +27,7 @@ so a damaged file lets fewer people in, never more.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import re
@@ -48,7 +53,8 @@ MAX_KEPT_SESSIONS = 2000  # beyond this, the oldest of the player who has the mo
 MAX_PLAYER_SIGN_INS = 10  # sign-ins kept for one player (browsers, devices): a new one ends their own oldest
 LINK_BURST, LINK_RATE = 10, 1 / 60  # sign-ins through one link: ten at once, then one a minute
 SIGN_IN_BURST, SIGN_IN_RATE = 30, 2.0  # sign-ins through every link together (each one is written down)
-SESSION_LIFETIME = 30 * 24 * 3600.0  # seconds a browser stays signed in without opening its link again
+SESSION_LIFETIME = 30 * 24 * 3600.0  # seconds a browser stays signed in without coming back
+RENEW_EVERY = 3600.0  # seconds between renewals of a session in use (each one writes the sessions file)
 MAX_FILE = 1024 * 1024
 MAX_BASE_URL = 200
 
@@ -174,6 +180,11 @@ class Session:
     player: str
     began: float
     signed_up: bool = False  # began by choosing its name on an open server, not with an invite
+    renewed: float = 0.0  # when it was last used and its lifetime began again (0: never since it began)
+
+    @property
+    def lasts_from(self) -> float:
+        return max(self.began, self.renewed)
 
 
 class SignInsTooFast(Exception):
@@ -207,9 +218,11 @@ class Gatekeeper:
             session_digest, player, began = entry.get("digest"), entry.get("player"), entry.get("began")
             if not (isinstance(session_digest, str) and isinstance(player, str) and type(began) in (int, float)):
                 continue
+            renewed = entry.get("renewed")
+            renewed = min(float(renewed), self.clock()) if type(renewed) in (int, float) else 0.0  # never ahead
             with contextlib.suppress(ValueError):
                 signed_up = entry.get("signed_up") is True
-                self.sessions[session_digest] = Session(check_name(player), float(began), signed_up)
+                self.sessions[session_digest] = Session(check_name(player), float(began), signed_up, renewed)
 
     def refresh(self) -> bool:
         """Read `invites.json` again if it changed since it was last read; whether it did. The
@@ -267,11 +280,23 @@ class Gatekeeper:
         if not cookie or not TOKEN_TEXT.fullmatch(cookie):
             return None
         session = self.sessions.get(digest(cookie))
-        if session is None or self.clock() - session.began > SESSION_LIFETIME:
+        if session is None or self.clock() - session.lasts_from > SESSION_LIFETIME:
             return None
         if self.invites.revoked_since(session.player, session.began):
             return None
         return session
+
+    def renew(self, cookie: str | None) -> bool:
+        """Begin a live session's lifetime again now that it is used, if it was last renewed (or began)
+        RENEW_EVERY ago or more; whether it was (the door then gives the browser its cookie again, for
+        as long). It never lasts more than SESSION_LIFETIME from its last use."""
+        session = self.session(cookie)
+        now = self.clock()
+        if session is None or cookie is None or now - session.lasts_from < RENEW_EVERY:
+            return False
+        self.sessions[digest(cookie)] = dataclasses.replace(session, renewed=now)
+        self._save()
+        return True
 
     def signed_in_as(self, cookie: str | None) -> Session | None:
         """The sign-in a cookie was given, live or not (to say why it no longer signs in)."""
@@ -286,7 +311,8 @@ class Gatekeeper:
         live = {
             key: session
             for key, session in self.sessions.items()
-            if now - session.began <= SESSION_LIFETIME and not self.invites.revoked_since(session.player, session.began)
+            if now - session.lasts_from <= SESSION_LIFETIME
+            and not self.invites.revoked_since(session.player, session.began)
         }
         theirs = [key for key, session in live.items() if _same(session.player, player)]
         for key in theirs[: max(0, len(theirs) - MAX_PLAYER_SIGN_INS)]:
@@ -301,7 +327,13 @@ class Gatekeeper:
 
     def _save(self) -> None:
         entries = [
-            {"digest": key, "player": s.player, "began": s.began, **({"signed_up": True} if s.signed_up else {})}
+            {
+                "digest": key,
+                "player": s.player,
+                "began": s.began,
+                **({"signed_up": True} if s.signed_up else {}),
+                **({"renewed": s.renewed} if s.renewed else {}),
+            }
             for key, s in self.sessions.items()
         ]
         with contextlib.suppress(OSError):  # a session not kept on disk only ends with the server

@@ -48,14 +48,14 @@ from net.limits import ServerLimits
 from net.player_sessions import DoorSessions, SessionCaps, lobby_session
 from net.pty_session import PtyProcess
 from net.session_launch import SessionLauncher
-from net.web_auth import Gatekeeper, Session, SignInsTooFast, digest
+from net.web_auth import SESSION_LIFETIME, Gatekeeper, Session, SignInsTooFast, digest
 from net.web_forms import from_this_page, give_check, new_check, over_https, read_form, same_origin
 from net.web_room import RoomView
 from net.web_session import BrowserSession, size_from_query
 from net.web_window import ACCEPT_CH, size_from_hints
 
 COOKIE = "dominoes_session"
-COOKIE_MAX_AGE = 30 * 24 * 3600
+COOKIE_MAX_AGE = int(SESSION_LIFETIME)  # as long as the server keeps a session unused
 JOIN_COOKIE = "dominoes_join"  # the check a sign-in's button sends back: only this site's page has it
 HEARTBEAT = 20.0  # seconds between pings on a terminal socket; a browser gone silent is closed
 # Seconds between looks at the invites file and the room's book: a revocation or a ban ends the
@@ -106,6 +106,19 @@ def to_the_lobby() -> web.Response:
     """On to the lobby's page at once (a 303, where a page moving on by itself took a page more to
     load), asking for the window's size with it (client hints: `net.web_window`)."""
     return web.Response(status=303, headers={"Location": "/", "Accept-CH": ACCEPT_CH})
+
+
+def give_session_cookie(response: web.StreamResponse, request: web.Request, cookie: str) -> None:
+    """The browser keeps its session's cookie as long as the server keeps the session unused."""
+    response.set_cookie(
+        COOKIE,
+        cookie,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="Strict",
+        secure=over_https(request),
+    )
 
 
 def terminal_script() -> bytes:
@@ -297,6 +310,8 @@ class WebFrontDoor:
                 response = await handler(request)
             except web.HTTPException as error:
                 response = web.Response(status=error.status, text=error.reason)
+            if session is not None:
+                self._renew(request, response)
         if not response.prepared:
             if session is None:
                 response.force_close()
@@ -308,6 +323,15 @@ class WebFrontDoor:
             cache = STATIC_CACHE if request.path.startswith("/static/") and kept else "no-store"
             response.headers.setdefault("Cache-Control", cache)
         return response
+
+    def _renew(self, request: web.Request, response: web.StreamResponse) -> None:
+        """A session used begins its lifetime again (at most once an hour: `Gatekeeper.renew`), and
+        its cookie with it, on an answer that can still carry the cookie and sets no other."""
+        if response.prepared or response.status >= 400 or COOKIE in response.cookies:
+            return
+        cookie = request.cookies.get(COOKIE)
+        if cookie is not None and self.gate.renew(cookie):
+            give_session_cookie(response, request, cookie)
 
     def session_of(self, request: web.Request) -> tuple[Session | None, str | None]:
         """The browser's session, and, for a cookie whose session the room's book no longer allows
@@ -465,15 +489,7 @@ class WebFrontDoor:
     def to_the_lobby_as(self, request: web.Request, cookie: str) -> web.Response:
         """On to the lobby, signed in with the session `cookie` (a sign-in's answer)."""
         response = to_the_lobby()
-        response.set_cookie(
-            COOKIE,
-            cookie,
-            max_age=COOKIE_MAX_AGE,
-            path="/",
-            httponly=True,
-            samesite="Strict",
-            secure=over_https(request),
-        )
+        give_session_cookie(response, request, cookie)
         return response
 
     async def _socket(self, request: web.Request) -> web.StreamResponse:

@@ -44,7 +44,7 @@ SSH_ADDRESS = re.compile(
 )
 WELCOME = (
     "Welcome. Choose the name you will play under: it stays yours, and this browser stays signed in as "
-    "it for 30 days. To come in from a terminal as well, tie an SSH key to it at /key."
+    "it while it comes back within 30 days. To come in from a terminal as well, tie an SSH key to it at /key."
 )
 NAME_RULES = f"1 to {MAX_NAME} letters, digits, spaces or signs (the same whatever their case)"
 NOT_FROM_HERE = "It was not sent from this site's own page: open this site's address yourself and use its form."

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from net.web_auth import MAX_FILE, SESSION_LIFETIME, Gatekeeper, InviteBook, digest
+from net.web_auth import MAX_FILE, RENEW_EVERY, SESSION_LIFETIME, Gatekeeper, InviteBook, digest
 from tests.net.ssh_client import remove, short_home
 
 
@@ -88,3 +88,40 @@ def test_revocation_is_by_name_in_any_case_and_keeps_others(home):
     assert gate.redeem(bens_link)[1] == "Ben"
     kept = json.loads((home / "web" / "invites.json").read_text())
     assert [entry["player"] for entry in kept["invites"]] == ["Ben", "Ben"]
+
+
+def test_a_session_in_use_is_renewed_at_most_once_an_hour_and_lasts_its_lifetime_from_its_last_use(home):
+    clock = Clock()
+    gate = Gatekeeper(home, clock)
+    gate.open("http://127.0.0.1:8000")
+    began = clock.now
+    cookie, _ = gate.redeem(token_of(InviteBook(home).invite("Ann", "http://x")))
+    kept = home / "web" / "sessions.json"
+    written = kept.read_bytes()
+    clock.now += RENEW_EVERY - 1
+    assert not gate.renew(cookie) and kept.read_bytes() == written  # not written on every request
+    clock.now += 1
+    assert gate.renew(cookie) and kept.read_bytes() != written
+    assert not gate.renew(cookie)  # once an hour at most
+    clock.now = began + RENEW_EVERY + SESSION_LIFETIME - 1  # past the lifetime from its start
+    restarted = Gatekeeper(home, clock)
+    restarted.open("http://127.0.0.1:8000")
+    assert restarted.session(cookie).player == "Ann"  # renewed, and kept so across a restart
+    clock.now += 2  # a lifetime since its last use: over
+    assert restarted.session(cookie) is None and not restarted.renew(cookie)
+    assert not restarted.renew(None) and not restarted.renew("A" * 43)
+
+
+def test_a_renewal_in_the_sessions_file_never_reaches_ahead_of_now(home):
+    clock = Clock()
+    gate = Gatekeeper(home, clock)
+    gate.open("http://x")
+    cookie = gate.sign_in("Zoé", signed_up=True)
+    kept = home / "web" / "sessions.json"
+    data = json.loads(kept.read_text())
+    data["sessions"][0]["renewed"] = 1e30  # a damaged file: it lets fewer in, never more
+    kept.write_text(json.dumps(data))
+    restarted = Gatekeeper(home, clock)
+    restarted.open("http://x")
+    clock.now += SESSION_LIFETIME + 1
+    assert restarted.session(cookie) is None

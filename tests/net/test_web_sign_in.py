@@ -195,3 +195,29 @@ def test_a_ping_flood_is_answered_only_at_its_pace_and_the_session_goes_on(home)
             assert not flood.closed.is_set()
 
     run(go())
+
+
+def test_a_browser_that_comes_back_is_given_its_cookie_again_at_most_once_an_hour_and_stays_signed_in(home):
+    now = [2_000_000_000.0]
+
+    async def go() -> None:
+        async with running_web_door(home) as door, browser(door) as ann:
+            door.gate.clock = lambda: now[0]
+            await signed_in(ann, door, "Ann")
+            given = cookie(ann, door)
+            async with ann.get("/") as response:
+                assert response.status == 200 and COOKIE not in response.cookies  # not within the hour
+            now[0] += 2 * 3600
+            async with ann.get("/") as response:
+                assert response.status == 200
+                renewed = response.cookies[COOKIE]
+                assert renewed.value == given and renewed["max-age"] == str(int(web_auth.SESSION_LIFETIME))
+                assert renewed["httponly"] and renewed["samesite"] == "Strict"
+            now[0] += web_auth.SESSION_LIFETIME - 60  # past thirty days from the sign-in: still in
+            async with ann.get("/") as response:
+                assert response.status == 200 and "<title>Dominoes · Ann</title>" in await response.text()
+            now[0] += web_auth.SESSION_LIFETIME + 1  # thirty days without coming back: out
+            async with ann.get("/") as response:
+                assert response.status == 401 and COOKIE not in response.cookies
+
+    run(go())
