@@ -16,7 +16,8 @@ def add_parser(commands: Any) -> None:
         "web-invite",
         help="print an invite link for a player of `serve-web` (or --revoke their links)",
         description="Print one line: a link that signs NAME in at this machine's `dominoes serve-web`. "
-        "Anyone with the link plays as NAME: send it privately. --revoke NAME ends NAME's links and sessions.",
+        "Anyone with the link plays as NAME: send it privately. --revoke NAME ends NAME's links and sessions. "
+        "A name an open room's player holds is refused: the invitee would share their folder.",
     )
     invite.add_argument("name", metavar="NAME", help="the player's name (1 to 20 printable characters)")
     invite.add_argument("--base-url", metavar="URL", help="how players reach the server (default: as it says)")
@@ -26,6 +27,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from core.seats import check_name
+    from net.accounts import AccountError, RoomBook
     from net.paths import data_dir
     from net.web_auth import InviteBook, check_base_url
     from saves.os_errors import os_error_text
@@ -46,7 +48,11 @@ def run(args: argparse.Namespace) -> int:
             base_url = check_base_url(args.base_url) if args.base_url else book.base_url()
         except ValueError as error:
             raise UsageError(f"{NAME}: --base-url: {error}") from None
-        print(book.invite(name, base_url or "http://127.0.0.1:8000"))
+        room = RoomBook(data_dir())
+        print(room.unless_taken(name, lambda: book.invite(name, base_url or "http://127.0.0.1:8000")))
+    except AccountError as error:
+        print(f"{NAME}: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         print(f"{NAME}: the invitations cannot be kept ({os_error_text(error)})", file=sys.stderr)
         return 1

@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from core.bots import BOT_LEVELS
 from core.seats import MAX_NAME, check_name
@@ -60,6 +60,7 @@ from net.player_sessions import PLAYERS, safe_folder_name
 from net.web_auth import invited_names
 from saves.json_file import load_json_file, private_directory, write_json_file
 
+T = TypeVar("T")
 ACCOUNTS = "accounts.json"
 LOCK = ".accounts.lock"
 MAX_FILE = 8 * 1024 * 1024  # some 40,000 names: far above any cap a room would set
@@ -480,6 +481,24 @@ class RoomBook:
             said = edit(book)
             write_json_file(self.path, book.as_data())
         return said
+
+    def unless_taken(self, name: str, action: Callable[[], T]) -> T:
+        """`action()` (an invitation to the web door for `name`), unless the book holds `name`: its
+        player's folder would be the invitee's too. Under the book's lock, under which sign-ups read
+        the invitations, so that one or the other has the name. AccountError (one line) if it is
+        taken or the book damaged; OSError if the book cannot be read."""
+        private_directory(self.data)
+        with exclusive(self.data / LOCK):
+            try:
+                account = self.read().find(name)
+            except ValueError as error:
+                raise AccountError(f"the open room's names cannot be read ({error}); nothing was made") from None
+            if account is not None:
+                raise AccountError(
+                    f"{account.name} is a name of this server's open room, whose folder is that player's; "
+                    "invite another name"
+                )
+            return action()
 
     def set_owners(self, names: Iterable[str]) -> None:
         """Keep the owner's names (the server's, at its start) where sign-ups see them: reserved."""

@@ -12,6 +12,7 @@ import pytest
 
 from cli.main import main
 from net import web_server
+from net.accounts import RoomBook
 from net.tables import TableSeat, create_table, list_tables, process_alive
 from net.web_auth import InviteBook
 from tests.net.ssh_client import TIMEOUT
@@ -109,3 +110,19 @@ def test_serve_web_says_where_it_is_how_to_open_it_up_and_stops_on_sigterm(home)
             process.wait()
         if process_alive(table.pid, table.socket):
             os.kill(table.pid, signal.SIGKILL)
+
+
+def test_web_invite_refuses_a_name_an_open_rooms_player_holds_in_one_line(home, capsys):
+    book = RoomBook(home)
+    book.sign_up_browser("Zoé", "10.0.0.1")
+    book.sign_up("Ken", "SHA256:" + "K" * 43, "10.0.0.2")
+    for typed, held in (("ZOÉ", "Zoé"), ("ken", "Ken")):  # the invitee would share that player's folder
+        assert main(["web-invite", typed]) == 1
+        (line,) = capsys.readouterr().err.strip().splitlines()
+        assert line.startswith(f"dominoes web-invite: {held} is a name of this server's open room")
+    assert InviteBook(home).base_url() is None and not (home / "web" / "invites.json").exists()
+    assert main(["web-invite", "Ann"]) == 0 and "/join/" in capsys.readouterr().out
+    assert main(["web-invite", "--revoke", "Zoé"]) == 0  # revoking refuses nothing
+    (home / "accounts.json").write_text("{damaged")
+    assert main(["web-invite", "Ben"]) == 1
+    assert "the open room's names cannot be read" in capsys.readouterr().err
