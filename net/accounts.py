@@ -16,7 +16,8 @@ A public room needs limits: at most `per_address` new names an hour from one add
 address counted by its /64, as the doors count strangers; SSH and browser sign-ups together) and
 `per_hour` from all, at most `max_accounts` names, and a name that has not finished a match within
 `expire_days` of its sign-up is let go (someone else may take it). Bans are kept by name in the same
-file: `dominoes admin` writes them, the door reads them (`RoomBook.bans`) and ends the sessions.
+file: `dominoes admin` writes them, the door reads them (`RoomBook.bans`) and ends the sessions. So
+are the link codes (their digests alone) and the last hour's wrong codes (`net.link_codes`).
 
 The file is read within a size bound and checked entry by entry: anything malformed is skipped, so
 a damaged file lets fewer people in, never more (a damaged ban list is the exception: it is kept as

@@ -156,7 +156,8 @@ class OpenRoomPages:
         except AccountError as error:
             return self.door.notice(403, "No key can be tied now", sentence(str(error)), back="Back to the lobby")
         except (OSError, ValueError) as error:
-            reason = f"the server cannot keep link codes just now ({error}); tell its keeper"
+            why = os_error_text(error) if isinstance(error, OSError) else str(error)
+            reason = f"the server cannot keep link codes just now ({why}); tell its keeper"
             return self.door.notice(503, "Not just now", sentence(reason), back="Back to the lobby")
         if self.door.ssh_address:
             where = f"Log in over SSH with the key you want to tie ({ssh_command(self.door.ssh_address)}),"

@@ -377,3 +377,18 @@ def test_the_ssh_address_the_key_page_gives_is_a_host_and_port_or_one_line(home,
         assert line.startswith("dominoes serve-web: --ssh-address: an SSH address is HOST or HOST:PORT")
     assert main(["serve-web", "--ssh-address", "games.example"]) == 2
     assert "--ssh-address is for --open" in capsys.readouterr().err
+
+
+def test_a_key_page_whose_book_cannot_be_read_says_so_in_one_line_and_makes_no_code(home):
+    async def go() -> None:
+        async with open_web_door(home) as door, browser(door) as zoe:
+            assert (await sign_up(zoe, door, "Zoé"))[0] == 303
+            async with zoe.get("/") as response:
+                assert response.status == 200  # the door has read the book as it was
+            (home / ACCOUNTS).write_text("{damaged")  # a book that cannot be read changes nobody's standing
+            async with zoe.get("/key") as response:
+                page = html.unescape(await response.text())
+                assert response.status == 503 and "The server cannot keep link codes just now" in page
+                assert "link-" not in page
+
+    run(go())

@@ -40,7 +40,7 @@ MOST_TYPED = 24  # a name, or a link code with a space or two more than it needs
 
 
 class SignUpScreen(Screen[str]):
-    """Dismissed with the name taken."""
+    """Dismissed with the name taken, or the one a link code tied the key to."""
 
     CSS_PATH: ClassVar = STYLES / "sign_up.tcss"
     BINDINGS = [
