@@ -26,10 +26,11 @@ it reads).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -62,6 +63,7 @@ from net.web_auth import invited_names
 from saves.json_file import load_json_file, private_directory, write_json_file
 
 T = TypeVar("T")
+UNREADABLE = "the server cannot read its names"
 ACCOUNTS = "accounts.json"
 LOCK = ".accounts.lock"
 MAX_FILE = 8 * 1024 * 1024  # some 40,000 names: far above any cap a room would set
@@ -325,7 +327,7 @@ class RoomBook:
         try:
             book = self.read()
         except (OSError, ValueError) as error:
-            return f"the server cannot read its names ({error}); tell the server's keeper"
+            return f"{UNREADABLE} ({error}); tell the server's keeper"
         return self._no_room(book, address_of(address))
 
     def _no_room(self, book: Book, where: str) -> str | None:
@@ -357,18 +359,25 @@ class RoomBook:
         written. The same limits as a key's sign-up, counted together."""
         return self._sign_up(name, address, None)
 
+    @contextlib.contextmanager
+    def _locked(self, refused: type[Exception]) -> Iterator[Book]:
+        """The book, read under its lock (held until the block ends, which writes what it changes);
+        `refused` (one line) if it cannot be read."""
+        private_directory(self.data)
+        with exclusive(self.data / LOCK):
+            try:
+                book = self.read()
+            except ValueError as error:
+                raise refused(f"{UNREADABLE} ({error}); tell the server's keeper") from None
+            yield book
+
     def _sign_up(self, name: str, address: str, fingerprint: str | None) -> str:
         try:
             name = check_name(name)
         except ValueError as error:
             raise SignUpRefused(f"{str(error)[:1].upper()}{str(error)[1:]}") from None
         where = address_of(address)
-        private_directory(self.data)
-        with exclusive(self.data / LOCK):
-            try:
-                book = self.read()
-            except ValueError as error:
-                raise SignUpRefused(f"the server cannot read its names ({error}); tell the server's keeper") from None
+        with self._locked(SignUpRefused) as book:
             reason = reserved_reason(name, self.reserved(book))
             if reason is not None:
                 raise SignUpRefused(reason)
@@ -422,12 +431,7 @@ class RoomBook:
         if not FINGERPRINT.fullmatch(fingerprint):
             raise LinkRefused("this key cannot be read")
         where = address_of(address)
-        private_directory(self.data)
-        with exclusive(self.data / LOCK):
-            try:
-                book = self.read()
-            except ValueError as error:
-                raise LinkRefused(f"the server cannot read its names ({error}); tell the server's keeper") from None
+        with self._locked(LinkRefused) as book:
             now = self.clock()
             book.link_failures = recent_failures(book.link_failures, now)
             if too_many_failures(book.link_failures, fingerprint, where):
