@@ -27,6 +27,7 @@ it reads).
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import time
 import unicodedata
@@ -295,6 +296,15 @@ class RoomBook:
     def home_of(self, name: str) -> Path:
         """A player's folder (`net.player_sessions.player_home`), made or not."""
         return self.data / PLAYERS / safe_folder_name(name)
+
+    def mark(self) -> tuple[int, int, int] | None:
+        """What tells whether the book's file changed since it was last looked at (its inode, time
+        and size), without reading it; None while there is none."""
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return (found.st_ino, found.st_mtime_ns, found.st_size)
 
     def read(self) -> Book:
         """The book as the file has it (empty if there is none). OSError if it cannot be read;

@@ -280,11 +280,7 @@ class SSHFrontDoor:
         seen: tuple[int, int, int] | None = None
         while True:
             await asyncio.sleep(BAN_CHECK)
-            try:
-                found = self.room.path.stat()
-                mark: tuple[int, int, int] | None = (found.st_mtime_ns, found.st_size, found.st_ino)
-            except OSError:
-                mark = None
+            mark = self.room.mark()
             if mark != seen:
                 seen = mark
                 self.end_banned()

@@ -12,8 +12,6 @@ cannot be read keeps what was read last: a damaged file changes nobody's standin
 
 from __future__ import annotations
 
-import os
-
 from net.accounts import BANNED, Book, RoomBook, canonical
 from net.web_auth import Session
 
@@ -27,11 +25,7 @@ class RoomView:
 
     def refresh(self) -> None:
         """Read the book again if its file changed since it was last read."""
-        try:
-            found = os.stat(self.book.path)
-            seen: tuple[int, int, int] | None = (found.st_ino, found.st_mtime_ns, found.st_size)
-        except OSError:
-            seen = None
+        seen = self.book.mark()
         if seen == self._seen:
             return
         self._seen = seen
