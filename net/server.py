@@ -455,8 +455,7 @@ class TableServer:
         self._count_told = count
         if self.on_watchers is not None:
             self.on_watchers(count)
-        for seat, connection in list(self._by_seat.items()):
-            connection.send(snapshot_message(self.snapshot(seat)))
+        self._send_seats_their_snapshots()
 
     def _detach(self, connection: Connection) -> None:
         if connection in self._watchers:
@@ -832,9 +831,12 @@ class TableServer:
         start = max(0, match.cursor - LOG_LINES)
         return tuple(describe(match.state_at(i), events[i], match.names, seat) for i in range(start, match.cursor))
 
-    def _broadcast(self) -> None:
+    def _send_seats_their_snapshots(self) -> None:
         for seat, connection in list(self._by_seat.items()):
             connection.send(snapshot_message(self.snapshot(seat)))
+
+    def _broadcast(self) -> None:
+        self._send_seats_their_snapshots()
         if self._watchers:
             frame = encode_frame(snapshot_message(self.watcher_snapshot()))
             for watcher in list(self._watchers):
