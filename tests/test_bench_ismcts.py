@@ -1,0 +1,109 @@
+"""bench/ismcts.py and its adapter, tiny: OpenSpiel's IS-MCTS plays our games through the adapter
+from what its seat sees, and the bench plays `hard` against it in duplicate deals and reports."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from itertools import islice
+from pathlib import Path
+
+import pytest
+
+from bench import ismcts_adapter
+from bench.ismcts_adapter import IsmctsPlayer, RoundGame, view_key
+from core.registry import get_game
+from core.simulation import easy_play_decisions
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = {"doubles": 2, "moon": 3, "chicken-foot": 4}
+SHORT = {"doubles": "target=10", "moon": "target=5", "chicken-foot": "rounds=1"}
+
+
+def bench(*arguments: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, str(ROOT / "bench" / "ismcts.py"), *arguments]
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+
+
+@pytest.mark.parametrize("worlds", ["engine", "hard"])
+@pytest.mark.parametrize("game", list(TABLES))
+def test_the_reference_chooses_a_legal_move_from_its_view_alone(game, worlds):
+    player = IsmctsPlayer(worlds=worlds)
+    for view, legal in islice(easy_play_decisions(game, TABLES[game]), 6):
+        move = player.choose(view, legal, random.Random(3), 0.01)
+        assert move in legal
+    # every decision ran its simulations from worlds resampled from the view (a world that gave the
+    # seat another view would have stopped the search)
+    assert len(player.simulations) == 6 and min(player.simulations) >= 2
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_an_information_set_holds_what_its_seat_sees_and_nothing_hidden(game):
+    engine = get_game(game)
+    view, _ = next(islice(easy_play_decisions(game, TABLES[game]), 4, None))
+    worlds = [engine.determinize(view, random.Random(seed)) for seed in range(8)]
+    # Worlds the seat cannot tell apart are one node of its tree...
+    assert len({view_key(engine.view(world, view.seat)) for world in worlds}) == 1
+    # ... and another seat's node differs with what that seat holds in each world.
+    other = (view.seat + 1) % TABLES[game]
+    keys = {view_key(engine.view(world, other)) for world in worlds}
+    hands = {engine.view(world, other).hand for world in worlds}
+    assert len(keys) == len(hands) > 1
+
+
+def test_moves_are_numbered_once_for_every_world():
+    game = RoundGame("doubles", 2)
+    view, legal = next(islice(easy_play_decisions("doubles", 2), 2, None))
+    numbers = []
+    for seed in range(3):
+        state = game.state_of(get_game("doubles").determinize(view, random.Random(seed)))
+        numbers.append(state.legal_actions())
+    assert numbers[0] == numbers[1] == numbers[2]
+    assert [game.move_of[number] for number in numbers[0]] == list(legal)
+
+
+@pytest.mark.parametrize("game", list(TABLES))
+def test_the_bench_plays_hard_against_the_reference_in_duplicate_deals(game):
+    result = bench(
+        "--game", game, "--option", SHORT[game], "--matches", "1", "--budget", "0.005", "--jobs", "1", "--json"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    (report,) = json.loads(result.stdout)
+    players = TABLES[game]
+    assert report["matches"] == players and report["deals"] == 1  # one deal, in every rotation
+    assert report["lineup"].count("hard") == 1 and len(report["lineup"]) == players
+    low, high = report["hard_win_rate_ci95"]
+    assert 0 <= low <= report["hard_win_rate"] <= high <= 1
+    assert report["hard_decisions"]["decisions"] > 0 and report["reference_decisions"]["decisions"] > 0
+    assert report["simulations_median"] >= 2
+    if game == "chicken-foot":
+        assert report["ratio"] > 0 and report["hard_points_a_round"] >= 0
+
+
+def test_the_bound_plays_a_hard_that_sees_every_hand():
+    result = bench("--game", "doubles", "--option", "target=10", "--matches", "2", "--budget", "0.005", "--seeing")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "hard (seeing every hand) wins" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (("--game", "doubles", "--option", "rounds=1"), "unknown option 'rounds'"),
+        (("--game", "moon", "--seeing"), "--seeing is for Doubles and Chicken Foot"),
+        (("--budget", "0"), "--budget is above 0"),
+    ],
+)
+def test_a_bad_argument_is_one_line(arguments, words):
+    result = bench(*arguments)
+    assert result.returncode == 2
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_adapter_refuses_an_unknown_playout_or_worlds():
+    with pytest.raises(ValueError, match="rollout is one of"):
+        ismcts_adapter.IsmctsPlayer(rollout="greedy")
+    with pytest.raises(ValueError, match="worlds are one of"):
+        ismcts_adapter.IsmctsPlayer(worlds="all")
