@@ -246,6 +246,16 @@ def print_report(result: dict[str, Any], seeing: bool) -> None:
     print(f"  target ({result['target']}): {'met' if result['met'] else 'not met'}")
 
 
+def progress(game: str, total: int) -> Callable[[int], None]:
+    """A line on standard error as matches finish (a full run takes tens of minutes)."""
+    started = time.perf_counter()
+
+    def report(done: int) -> None:
+        print(f"{game}: {done} of {total} matches, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+
+    return report
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=[*SETUPS, "all"], default="all")
@@ -288,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game in games:
         jobs = match_jobs(game, args.matches, args.seed, args.budget, options[game])
         started = time.perf_counter()
-        data = map_in_processes(lambda job: play_one(job, settings), jobs, args.jobs)
+        data = map_in_processes(lambda job: play_one(job, settings), jobs, args.jobs, progress(game, len(jobs)))
         records = [GameRecord.from_data(item["record"]) for item in data]
         result = report(game, jobs, records, args.budget)
         result["simulations_median"] = statistics.median(count for item in data for count in item["simulations"])

@@ -17,14 +17,24 @@ def _worker(function: Callable[[Any], Any], items: Sequence[Any], offset: int, s
     out.close()
 
 
-def map_in_processes(function: Callable[[Item], Any], items: Sequence[Item], processes: int) -> list[Any]:
+def map_in_processes(
+    function: Callable[[Item], Any],
+    items: Sequence[Item],
+    processes: int,
+    on_result: Callable[[int], None] | None = None,
+) -> list[Any]:
     """`[function(item) for item in items]`, computed by `processes` forked workers.
 
     Forking hands each worker the function and the items without serialising them; each result
-    must be JSON data and travels back as JSON text.
+    must be JSON data and travels back as JSON text. `on_result(done)` is called as each arrives.
     """
     if processes <= 1 or len(items) <= 1:
-        return [json.loads(json.dumps(function(item))) for item in items]
+        results = []
+        for item in items:
+            results.append(json.loads(json.dumps(function(item))))
+            if on_result:
+                on_result(len(results))
+        return results
     context = multiprocessing.get_context("fork")
     readers: list[Connection] = []
     workers = []
@@ -46,6 +56,8 @@ def map_in_processes(function: Callable[[Item], Any], items: Sequence[Item], pro
                 continue
             results[index] = value
             received += 1
+            if on_result:
+                on_result(received)
     for worker in workers:
         worker.join()
     if received != len(items):

@@ -107,3 +107,10 @@ def test_the_adapter_refuses_an_unknown_playout_or_worlds():
         ismcts_adapter.IsmctsPlayer(rollout="greedy")
     with pytest.raises(ValueError, match="worlds are one of"):
         ismcts_adapter.IsmctsPlayer(worlds="all")
+
+
+def test_the_bench_tells_its_progress_as_matches_finish():
+    result = bench("--game", "doubles", "--option", "target=10", "--matches", "2", "--budget", "0.005", "--jobs", "2")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr.splitlines()[-1].startswith("doubles: 2 of 2 matches")
+    assert "doubles: 1 of 2 matches" in result.stderr
