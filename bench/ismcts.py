@@ -19,7 +19,8 @@ decision times against the budget, and the simulations IS-MCTS ran a decision.
 IS-MCTS imagines the hidden tiles as the engine's `determinize` places them (any placement that
 fits what its seat has seen); `--worlds hard` gives it the worlds `hard` imagines instead (fitted
 to every draw and pass, or to the bids). Its playouts are random moves, as OpenSpiel's evaluator
-plays; `--rollout policy` gives it `hard`'s playout policy instead.
+plays; `--rollout policy` gives it `hard`'s playout policy instead. Its exploration constant is
+OpenSpiel's examples' 2.0 (`--uct-c`), for returns scaled as `hard` scales them (about -1 to 1).
 
 `--seeing` plays a `hard` that is shown every hand (the stock's order stays hidden): the bound on
 what reading the others' hands could bring `hard` at the same time (in Doubles and Chicken Foot;
@@ -42,14 +43,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.hidden_hand import SeeingHard
 from bench.machine import machine
 from cli.parallel import map_in_processes
 from cli.usage import parse_option_pairs
 from core.bots import Bot, get_bot
-from core.bots.hard import HardBot
 from core.match import Match
 from core.registry import get_game
-from core.shuffle import shuffle
 from core.simulation import match_seed
 from core.tournament import GameRecord, Job, mean_interval, play, tally
 
@@ -81,30 +81,12 @@ def load_reference() -> Any:
     return ismcts_adapter
 
 
-class SeeingHard(HardBot):
-    """`hard`, shown the real hands of its match at each decision; it imagines only the stock's
-    order. Not a player: the bound on what better reading of the others' hands could bring."""
-
-    def __init__(self, match: Match) -> None:
-        super().__init__()
-        self.match = match
-
-    def world_sampler(self, game: Any, view: Any) -> Callable[[random.Random], Any]:  # type: ignore[override]
-        truth = self.match.state
-
-        def world(rng: random.Random) -> Any:
-            stock = list(truth.stock)
-            shuffle(stock, rng)
-            return truth._replace(stock=tuple(stock))
-
-        return world
-
-
 @dataclass(frozen=True)
 class Settings:
     rollout: str = "random"
     worlds: str = "engine"
     seeing: bool = False
+    uct_c: float = 2.0
 
 
 def seat_bots_for(settings: Settings, made: list[Any]) -> Callable[[Match, tuple[str, ...]], list[Bot]]:
@@ -115,7 +97,9 @@ def seat_bots_for(settings: Settings, made: list[Any]) -> Callable[[Match, tuple
         bots: list[Bot] = []
         for level in levels:
             if level == REFERENCE:
-                made.append(adapter.IsmctsPlayer(rollout=settings.rollout, worlds=settings.worlds))
+                made.append(
+                    adapter.IsmctsPlayer(rollout=settings.rollout, worlds=settings.worlds, uct_c=settings.uct_c)
+                )
                 bots.append(made[-1])
             elif level == "hard" and settings.seeing:
                 bots.append(SeeingHard(match))
@@ -267,6 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--worlds", choices=["engine", "hard"], default="engine", help="how IS-MCTS imagines the hidden tiles"
     )
+    parser.add_argument("--uct-c", type=float, default=2.0, help="IS-MCTS's exploration constant")
     parser.add_argument("--seeing", action="store_true", help="hard is shown every hand: the bound")
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable): rounds=2"
@@ -276,8 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if load_reference() is None:
         print("OpenSpiel is not installed: .venv/bin/pip install -e '.[bench]'", file=sys.stderr)
         return 2
-    if args.matches < 1 or args.budget <= 0 or args.jobs < 1:
-        print("--matches and --jobs are at least 1, and --budget is above 0", file=sys.stderr)
+    if args.matches < 1 or args.budget <= 0 or args.jobs < 1 or args.uct_c < 0:
+        print("--matches and --jobs are at least 1, --budget is above 0 and --uct-c not below 0", file=sys.stderr)
         return 2
     games = list(SETUPS) if args.game == "all" else [args.game]
     try:
@@ -291,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("--seeing is for Doubles and Chicken Foot (Moon's search draws its own worlds)", file=sys.stderr)
             return 2
         games.remove("moon")
-    settings = Settings(args.rollout, args.worlds, args.seeing)
+    settings = Settings(args.rollout, args.worlds, args.seeing, args.uct_c)
     results = []
     if not args.json:
         print(machine())
@@ -304,6 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["simulations_median"] = statistics.median(count for item in data for count in item["simulations"])
         result["rollout"] = args.rollout
         result["reference_worlds"] = args.worlds
+        result["uct_c"] = args.uct_c
         result["seeing"] = args.seeing
         result["wall_s"] = time.perf_counter() - started
         results.append(result)
