@@ -165,19 +165,20 @@ def quantile(ordered: Sequence[float], q: float) -> float:
 
 def decision_report(seconds: Sequence[float], budget: float) -> dict[str, Any]:
     ordered = sorted(seconds)
+    p99 = quantile(ordered, 0.99)
     return {
         "decisions": len(ordered),
         "median_s": statistics.median(ordered) if ordered else 0.0,
-        "p99_s": quantile(ordered, 0.99),
+        "p99_s": p99,
         "max_s": ordered[-1] if ordered else 0.0,
-        "p99_over_budget": quantile(ordered, 0.99) / budget,
+        "p99_over_budget": p99 / budget,
     }
 
 
 def report(game: str, jobs: Sequence[Job], records: Sequence[GameRecord], budget: float) -> dict[str, Any]:
     setup = SETUPS[game]
     entries = tally(records)
-    hard = entries["hard"]
+    hard = entries["hard"].report()
     out: dict[str, Any] = {
         "game": game,
         "players": setup.players,
@@ -186,10 +187,10 @@ def report(game: str, jobs: Sequence[Job], records: Sequence[GameRecord], budget
         "matches": len(records),
         "deals": len({job.seed for job in jobs}),
         "budget_s": budget,
-        "hard_win_rate": hard.report()["win_rate"],
-        "hard_win_rate_ci95": hard.report()["win_rate_ci95"],
+        "hard_win_rate": hard["win_rate"],
+        "hard_win_rate_ci95": hard["win_rate_ci95"],
         "parity": 1 / setup.players,
-        "hard_decisions": decision_report(hard.decisions, budget),
+        "hard_decisions": decision_report(entries["hard"].decisions, budget),
         "reference_decisions": decision_report(entries[REFERENCE].decisions, budget),
     }
     if setup.measure == "points":

@@ -41,12 +41,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from core.bots import moon_search
 from core.bots.clock import Clock
 from core.bots.evaluation import round_value, value_scale
 from core.bots.hard import HardBot
-from core.bots.moon_inference import Evidence as MoonEvidence
-from core.bots.rollout import play_out_round
+from core.bots.rollout import Policy, play_out_round, uniform
 from core.moves import Move
 from core.registry import get_game
 
@@ -182,15 +180,14 @@ def round_returns(game: RoundGame, world: Any) -> list[float]:
 
 
 class PlayoutEvaluator(mcts.Evaluator):
-    """A leaf's value: one playout to the end of the round on the engine itself (random moves, or
-    `hard`'s playout policy); a uniform prior, as OpenSpiel's `RandomRolloutEvaluator`."""
+    """A leaf's value: one playout to the end of the round on the engine itself, with `policy`
+    (None: the game's own, as `hard`'s playouts); a uniform prior, as OpenSpiel's
+    `RandomRolloutEvaluator`."""
 
-    def __init__(self, game: RoundGame, rng: random.Random, rollout: str = "random") -> None:
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout is one of {', '.join(ROLLOUTS)}, not {rollout!r}")
+    def __init__(self, game: RoundGame, rng: random.Random, policy: Policy | None = uniform) -> None:
         self.game = game
         self.rng = rng
-        self.policy = None if rollout == "policy" else _uniform
+        self.policy = policy
 
     def evaluate(self, state: RoundState) -> np.ndarray:
         end = play_out_round(self.game.engine, state.world, self.rng, policy=self.policy)
@@ -199,10 +196,6 @@ class PlayoutEvaluator(mcts.Evaluator):
     def prior(self, state: RoundState) -> list[tuple[int, float]]:
         legal = state.legal_actions(state.current_player())
         return [(action, 1.0 / len(legal)) for action in legal]
-
-
-def _uniform(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
-    return legal[rng.randrange(len(legal))]
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):
@@ -237,9 +230,6 @@ def world_sampler(engine: Any, view: Any, worlds: str = "engine") -> Callable[[r
     """Worlds that fit `view`: the engine's determinization, or the worlds `hard` imagines."""
     if worlds == "engine":
         return lambda rng: engine.determinize(view, rng)
-    if engine.name == "moon":
-        evidence = MoonEvidence(view)
-        return lambda rng: moon_search.fitting_world(view, evidence, engine.determinize(view, rng), rng)
     return HardBot.world_sampler(engine, view)
 
 
@@ -256,7 +246,7 @@ class IsmctsPlayer:
             raise ValueError(f"rollout is one of {', '.join(ROLLOUTS)}, not {rollout!r}")
         if worlds not in WORLDS:
             raise ValueError(f"worlds are one of {', '.join(WORLDS)}, not {worlds!r}")
-        self.rollout = rollout
+        self.policy = None if rollout == "policy" else uniform
         self.worlds = worlds
         self.uct_c = uct_c
         self.max_simulations = max_simulations
@@ -276,7 +266,7 @@ class IsmctsPlayer:
         sample = world_sampler(game.engine, view, self.worlds)
         bot = TimedISMCTSBot(
             game,
-            PlayoutEvaluator(game, rng, self.rollout),
+            PlayoutEvaluator(game, rng, self.policy),
             self.uct_c,
             self.max_simulations,
             random_state=np.random.RandomState(rng.getrandbits(32)),

@@ -95,10 +95,13 @@ class HardBot:
     @staticmethod
     def world_sampler(game: Any, view: Any) -> Callable[[random.Random], Any]:
         """How the search imagines the hidden tiles: in Doubles, in worlds that keep to every draw
-        and pass seen and to the opening (`doubles_inference`); elsewhere as the game determinizes."""
+        and pass seen and to the opening (`doubles_inference`); in Moon, drawn to fit the others'
+        bids and trump (`moon_search`); elsewhere as the game determinizes."""
         if game.name == "doubles":
             evidence = doubles_inference.Evidence(view)
             return lambda rng: doubles_inference.sample(view, rng, evidence)
+        if game.name == "moon":
+            return moon_search.world_sampler(view)
         return lambda rng: game.determinize(view, rng)
 
     @staticmethod

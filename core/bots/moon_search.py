@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from core.bots import moon_policy
@@ -87,6 +88,12 @@ def fitting_world(view: Any, evidence: Evidence, world: Any, rng: random.Random)
     return best
 
 
+def world_sampler(view: Any) -> Callable[[random.Random], Any]:
+    """Worlds that fit `view`, drawn to fit what the others said (`fitting_world`)."""
+    evidence = Evidence(view)
+    return lambda rng: fitting_world(view, evidence, MOON.determinize(view, rng), rng)
+
+
 def tricks_left(view: Any) -> int:
     return TRICKS - len(view.tricks)
 
@@ -97,9 +104,9 @@ def choose(view: Any, legal: tuple[Move, ...], rng: random.Random, budget: float
     clock = Clock(budget)
     totals = [0.0] * len(legal)
     worlds = 0
-    evidence = Evidence(view)
+    draw_world = world_sampler(view)
     while worlds < max_worlds:
-        world = fitting_world(view, evidence, MOON.determinize(view, rng), rng)
+        world = draw_world(rng)
         values = []
         for move in legal:
             # The easy rules on bitmasks: the medium bot's playout moves, at a fraction of the cost.

@@ -58,7 +58,8 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def _uniform(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
+def uniform(state: Any, legal: tuple[Move, ...], rng: random.Random) -> Move:
+    """Any legal move, at random: the playouts of a game with no policy of its own."""
     return legal[rng.randrange(len(legal))]
 
 
@@ -67,7 +68,7 @@ def play_out_round(
 ) -> Any:
     """Play `state` to the end of its round (or the match) with `policy`, by default the game's."""
     if policy is None:
-        policy = POLICIES.get(game.name, _uniform)
+        policy = POLICIES.get(game.name, uniform)
     legal_moves, apply = game.legal_moves, game.apply
     for _ in range(max_moves):
         if state.chance or state.over:
