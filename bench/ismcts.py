@@ -4,6 +4,12 @@
     .venv/bin/python bench/ismcts.py --game doubles --matches 200 --budget 0.1
     .venv/bin/python bench/ismcts.py --game moon --matches 201 --budget 1 --jobs 2
     .venv/bin/python bench/ismcts.py --game chicken-foot --matches 200 --seeing   # the bound
+    .venv/bin/python bench/ismcts.py --game doubles --budget 1 --record bench/runs/ismcts-doubles-1s.jsonl
+    .venv/bin/python bench/ismcts.py --report bench/runs/ismcts-doubles-1s.jsonl
+
+A run of hours can be kept in a file (`--record`): each match is added as it ends, and the same
+command run again goes on from the matches the file holds (`bench/ismcts_records.py`). `--report`
+reports a file's whole deals without playing.
 
 The reference is OpenSpiel's IS-MCTS through `bench/ismcts_adapter.py` (our rules, our
 determinization as its chance model, the same clock). The line-ups are the issue's: Doubles, two
@@ -43,7 +49,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import ismcts_records
 from bench.hidden_hand import SeeingHard
+from bench.ismcts_records import Played, RecordsError
 from bench.machine import machine
 from cli.parallel import map_in_processes
 from cli.usage import parse_option_pairs
@@ -231,14 +239,84 @@ def print_report(result: dict[str, Any], seeing: bool) -> None:
     print(f"  target ({result['target']}): {'met' if result['met'] else 'not met'}")
 
 
-def progress(game: str, total: int) -> Callable[[int], None]:
+def progress(game: str, total: int, done: int = 0) -> Callable[[], None]:
     """A line on standard error as matches finish (a full run takes tens of minutes)."""
     started = time.perf_counter()
+    count = done
 
-    def report(done: int) -> None:
-        print(f"{game}: {done} of {total} matches, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    def report() -> None:
+        nonlocal count
+        count += 1
+        print(f"{game}: {count} of {total} matches, {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
     return report
+
+
+def run_of(game: str, options: dict[str, Any], budget: float, seed: int, settings: Settings) -> dict[str, Any]:
+    """What names a run in its records file: a run goes on only with all of these the same."""
+    run = {"game": game, "players": SETUPS[game].players, "options": options, "budget_s": budget, "seed": seed}
+    run |= {"rollout": settings.rollout, "worlds": settings.worlds, "uct_c": settings.uct_c, "seeing": settings.seeing}
+    return json.loads(json.dumps(run))  # as it reads back from the file
+
+
+def whole_deals(matches: Sequence[Played], players: int) -> list[Played]:
+    """The matches of the deals played in every rotation (the first of any match played twice)."""
+    first: dict[tuple[int, int], Played] = {}
+    for played in matches:
+        first.setdefault((played.deal, played.rotation), played)
+    deals = {deal for deal, _ in first if all((deal, rotation) in first for rotation in range(players))}
+    return [played for key, played in sorted(first.items()) if key[0] in deals]
+
+
+def result_of(run: dict[str, Any], matches: Sequence[Played]) -> dict[str, Any]:
+    """The report of a run's matches (whole deals only, so every seat's tiles were `hard`'s)."""
+    game, players = run["game"], run["players"]
+    kept = whole_deals(matches, players)
+    if not kept:
+        raise RecordsError("no deal has been played in every rotation yet: nothing to report")
+    deals = max(played.deal for played in kept) + 1
+    jobs = match_jobs(game, deals * players, run["seed"], run["budget_s"], run["options"])
+    result = report(
+        game,
+        [jobs[played.deal * players + played.rotation] for played in kept],
+        [GameRecord.from_data(played.record) for played in kept],
+        run["budget_s"],
+    )
+    result["simulations_median"] = statistics.median(count for played in kept for count in played.simulations)
+    for key in ("rollout", "worlds", "uct_c", "seeing"):
+        result["reference_worlds" if key == "worlds" else key] = run[key]
+    result["matches_not_in_whole_deals"] = len(matches) - len(kept)
+    return result
+
+
+def play_run(
+    game: str, options: dict[str, Any], args: argparse.Namespace, settings: Settings
+) -> tuple[dict[str, Any], list[Played]]:
+    """Play the run's matches, skipping those its records file (`--record`) already holds, and add
+    each to the file as it finishes."""
+    run = run_of(game, options, args.budget, args.seed, settings)
+    jobs = match_jobs(game, args.matches, args.seed, args.budget, options)
+    players = SETUPS[game].players
+    wanted = {(index // players, job.rotation) for index, job in enumerate(jobs)}
+    done: list[Played] = []
+    if args.record:
+        recorded = ismcts_records.open_run(args.record, run)
+        done = [played for played in recorded if (played.deal, played.rotation) in wanted]
+        print(f"{args.record}: {len(done)} of these {len(jobs)} matches played before", file=sys.stderr)
+    held = {(played.deal, played.rotation) for played in done}
+    todo = [(index // players, job) for index, job in enumerate(jobs) if (index // players, job.rotation) not in held]
+    tell = progress(game, len(jobs), len(done))
+    played_now: list[Played] = []
+
+    def finished(index: int, data: dict[str, Any]) -> None:
+        deal, job = todo[index]
+        played_now.append(Played.of(deal, job.rotation, data["record"], data["simulations"]))
+        if args.record:
+            ismcts_records.append(args.record, played_now[-1])
+        tell()
+
+    map_in_processes(lambda item: play_one(item[1], settings), todo, args.jobs, finished)
+    return run, done + played_now
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -257,8 +335,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option (repeatable): rounds=2"
     )
+    parser.add_argument(
+        "--record", type=Path, metavar="FILE", help="keep each match in FILE, and go on from the matches it holds"
+    )
+    parser.add_argument("--report", type=Path, metavar="FILE", help="report a --record file's whole deals; no play")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.report:
+        return report_file(args.report, args.json)
     if load_reference() is None:
         print("OpenSpiel is not installed: .venv/bin/pip install -e '.[bench]'", file=sys.stderr)
         return 2
@@ -266,6 +350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("--matches and --jobs are at least 1, --budget is above 0 and --uct-c not below 0", file=sys.stderr)
         return 2
     games = list(SETUPS) if args.game == "all" else [args.game]
+    if args.record and len(games) > 1:
+        print("--record keeps one game's run: name it with --game", file=sys.stderr)
+        return 2
     try:
         texts = parse_option_pairs(args.option)
         options = {game: get_game(game).parse_options(SETUPS[game].players, texts) for game in games}
@@ -282,16 +369,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.json:
         print(machine())
     for game in games:
-        jobs = match_jobs(game, args.matches, args.seed, args.budget, options[game])
         started = time.perf_counter()
-        data = map_in_processes(lambda job: play_one(job, settings), jobs, args.jobs, progress(game, len(jobs)))
-        records = [GameRecord.from_data(item["record"]) for item in data]
-        result = report(game, jobs, records, args.budget)
-        result["simulations_median"] = statistics.median(count for item in data for count in item["simulations"])
-        result["rollout"] = args.rollout
-        result["reference_worlds"] = args.worlds
-        result["uct_c"] = args.uct_c
-        result["seeing"] = args.seeing
+        try:
+            run, matches = play_run(game, options[game], args, settings)
+            result = result_of(run, matches)
+        except RecordsError as error:
+            print(error, file=sys.stderr)
+            return 2
         result["wall_s"] = time.perf_counter() - started
         results.append(result)
         if not args.json:
@@ -299,6 +383,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  ({result['wall_s']:.0f} s on {args.jobs} processes)")
     if args.json:
         print(json.dumps(results, indent=2))
+    return 0
+
+
+def report_file(path: Path, as_json: bool) -> int:
+    """`--report`: the report of the whole deals a records file holds, without playing."""
+    try:
+        run, matches, _ = ismcts_records.read(path)
+        if run.get("game") not in SETUPS:
+            raise RecordsError(f"{path} names no game of this bench")
+        result = result_of(run, matches)
+    except (RecordsError, KeyError, TypeError, ValueError) as error:
+        message = error if isinstance(error, RecordsError) else f"{path} does not name a whole run ({error})"
+        print(message, file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps([result], indent=2))
+    else:
+        print_report(result, result["seeing"])
+        if result["matches_not_in_whole_deals"]:
+            print(f"  (not counted: {result['matches_not_in_whole_deals']} of deals not yet played in every rotation)")
     return 0
 
 

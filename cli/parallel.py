@@ -21,19 +21,20 @@ def map_in_processes(
     function: Callable[[Item], Any],
     items: Sequence[Item],
     processes: int,
-    on_result: Callable[[int], None] | None = None,
+    on_result: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
     """`[function(item) for item in items]`, computed by `processes` forked workers.
 
     Forking hands each worker the function and the items without serialising them; each result
-    must be JSON data and travels back as JSON text. `on_result(done)` is called as each arrives.
+    must be JSON data and travels back as JSON text. `on_result(index, result)` is called as each
+    arrives, in the order they finish.
     """
     if processes <= 1 or len(items) <= 1:
         results = []
-        for item in items:
+        for index, item in enumerate(items):
             results.append(json.loads(json.dumps(function(item))))
             if on_result:
-                on_result(len(results))
+                on_result(index, results[-1])
         return results
     context = multiprocessing.get_context("fork")
     readers: list[Connection] = []
@@ -57,7 +58,7 @@ def map_in_processes(
             results[index] = value
             received += 1
             if on_result:
-                on_result(received)
+                on_result(index, value)
     for worker in workers:
         worker.join()
     if received != len(items):

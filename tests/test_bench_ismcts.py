@@ -114,3 +114,83 @@ def test_the_bench_tells_its_progress_as_matches_finish():
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stderr.splitlines()[-1].startswith("doubles: 2 of 2 matches")
     assert "doubles: 1 of 2 matches" in result.stderr
+
+
+def run_doubles(*arguments: str) -> list[str]:
+    return ["--game", "doubles", "--option", "target=10", "--budget", "0.005", "--jobs", "1", *arguments]
+
+
+def test_a_recorded_run_stopped_part_way_goes_on_from_its_file_and_reports_from_it_alone(tmp_path, capsys):
+    from bench import ismcts
+
+    path = tmp_path / "run.jsonl"
+    assert ismcts.main(run_doubles("--matches", "4", "--record", str(path), "--json")) == 0
+    first = json.loads(capsys.readouterr().out)[0]
+    assert first["matches"] == 4 and first["deals"] == 2
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 4
+    # stopped as it wrote its fourth match: the last line is cut short
+    path.write_text("".join(lines[:4]) + lines[4][:40])
+    assert ismcts.main(["--report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 matches (1 duplicate deals)" in out and "not counted: 1 of deals not yet played" in out
+
+    assert ismcts.main(run_doubles("--matches", "6", "--record", str(path), "--json")) == 0
+    captured = capsys.readouterr()
+    assert "3 of these 6 matches played before" in captured.err
+    assert captured.err.splitlines()[-1].startswith("doubles: 6 of 6 matches")  # three played, not six
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 + 6 and all(json.loads(line) for line in lines)  # the cut line is gone
+    assert sorted((json.loads(line)["deal"], json.loads(line)["rotation"]) for line in lines[1:]) == [
+        (deal, rotation) for deal in range(3) for rotation in range(2)
+    ]
+    played = json.loads(captured.out)[0]
+    assert ismcts.main(["--report", str(path), "--json"]) == 0
+    reported = json.loads(capsys.readouterr().out)[0]
+    for key in ("matches", "deals", "hard_win_rate", "hard_win_rate_ci95", "hard_decisions", "simulations_median"):
+        assert reported[key] == played[key]
+    assert played["matches"] == 6 and played["matches_not_in_whole_deals"] == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("", "is not the records of a bench/ismcts.py run"),
+        ('{"format": "dominoes-ismcts-run", "version": 9, "run": {}}\n', "records of version 9"),
+        ("[1, 2]\n", "is not the records of a bench/ismcts.py run"),
+    ],
+)
+def test_a_damaged_records_file_is_one_line_and_left_as_it_is(tmp_path, capsys, content, words):
+    from bench import ismcts
+
+    path = tmp_path / "run.jsonl"
+    path.write_text(content)
+    assert ismcts.main(["--report", str(path)]) == 2
+    assert ismcts.main(run_doubles("--matches", "2", "--record", str(path))) == 2
+    err = capsys.readouterr().err
+    assert err.count(words) == 2 and len(err.strip().splitlines()) == 2
+    assert path.read_text() == content
+
+
+def test_a_records_file_of_another_run_is_not_gone_on_with(tmp_path, capsys):
+    from bench import ismcts
+
+    path = tmp_path / "run.jsonl"
+    assert ismcts.main(run_doubles("--matches", "2", "--record", str(path))) == 0
+    before = path.read_text()
+    assert ismcts.main([*run_doubles("--matches", "2", "--record", str(path)), "--uct-c", "0.7"]) == 2
+    assert "holds another run (uct_c 2.0, not 0.7)" in capsys.readouterr().err
+    lines = before.splitlines(keepends=True)
+    path.write_text(lines[0] + lines[1].replace('"rotation": 0', '"rotation": 5'))
+    assert ismcts.main(["--report", str(path)]) == 2
+    assert "line 2: a match has no deal or rotation" in capsys.readouterr().err
+
+
+def test_a_records_file_is_read_within_bounds(tmp_path, monkeypatch):
+    from bench import ismcts_records
+
+    path = tmp_path / "run.jsonl"
+    path.write_text("x" * 100)
+    monkeypatch.setattr(ismcts_records, "MOST_BYTES", 50)
+    with pytest.raises(ismcts_records.RecordsError, match="more than a run's records"):
+        ismcts_records.read(path)
