@@ -401,8 +401,8 @@ def report_file(path: Path, as_json: bool) -> int:
         print(json.dumps([result], indent=2))
     else:
         print_report(result, result["seeing"])
-        if result["matches_not_in_whole_deals"]:
-            print(f"  (not counted: {result['matches_not_in_whole_deals']} of deals not yet played in every rotation)")
+        if left := result["matches_not_in_whole_deals"]:
+            print(f"  ({left} more not counted: their deals are not yet in every rotation)")
     return 0
 
 
