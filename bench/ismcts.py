@@ -118,13 +118,18 @@ def seat_bots_for(settings: Settings, made: list[Any]) -> Callable[[Match, tuple
     return seat_bots
 
 
+def game_options(game: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The setup's options with `options` over them, in name order."""
+    return dict(sorted({**dict(SETUPS[game].options), **(options or {})}.items()))
+
+
 def match_jobs(game: str, matches: int, seed: int, budget: float, options: dict[str, Any] | None = None) -> list[Job]:
     """Duplicate deals: each deal seed in every rotation of the line-up, `matches` in all (whole
     deals: rounded up to a multiple of the players). `options` change the game's from the setup's."""
     setup = SETUPS[game]
     deals = max(1, math.ceil(matches / setup.players))
     budgets = tuple(sorted({"hard": budget, REFERENCE: budget}.items()))
-    chosen = tuple(sorted({**dict(setup.options), **(options or {})}.items()))
+    chosen = tuple(game_options(game, options).items())
     return [
         Job(game, setup.players, chosen, setup.lineup, match_seed(seed, index), rotation, budgets)
         for index in range(deals)
@@ -139,15 +144,15 @@ def play_one(job: Job, settings: Settings) -> dict[str, Any]:
     return {"record": record, "simulations": [count for player in made for count in player.simulations]}
 
 
-def points_ratio(records: Sequence[GameRecord], jobs: Sequence[Job], draws: int = 2000) -> dict[str, Any]:
+def points_ratio(records: Sequence[GameRecord], deals_of: Sequence[int], draws: int = 2000) -> dict[str, Any]:
     """`hard`'s mean points a round over the reference's, with a bootstrap interval over deals."""
     by_deal: dict[int, list[tuple[float, float]]] = {}
-    for job, record in zip(jobs, records, strict=True):
+    for deal, record in zip(deals_of, records, strict=True):
         mine = [score for level, score in zip(record.levels, record.mean_round_scores, strict=True) if level == "hard"]
         theirs = [
             score for level, score in zip(record.levels, record.mean_round_scores, strict=True) if level == REFERENCE
         ]
-        by_deal.setdefault(job.seed, []).append((statistics.fmean(mine), statistics.fmean(theirs)))
+        by_deal.setdefault(deal, []).append((statistics.fmean(mine), statistics.fmean(theirs)))
     deals = list(by_deal.values())
 
     def ratio(sample: Sequence[list[tuple[float, float]]]) -> float:
@@ -183,17 +188,20 @@ def decision_report(seconds: Sequence[float], budget: float) -> dict[str, Any]:
     }
 
 
-def report(game: str, jobs: Sequence[Job], records: Sequence[GameRecord], budget: float) -> dict[str, Any]:
+def report(
+    game: str, options: dict[str, Any], deals_of: Sequence[int], records: Sequence[GameRecord], budget: float
+) -> dict[str, Any]:
+    """The figures of a run's matches; `deals_of` gives each record's deal."""
     setup = SETUPS[game]
     entries = tally(records)
     hard = entries["hard"].report()
     out: dict[str, Any] = {
         "game": game,
         "players": setup.players,
-        "options": dict(jobs[0].options),
+        "options": options,
         "lineup": list(setup.lineup),
         "matches": len(records),
-        "deals": len({job.seed for job in jobs}),
+        "deals": len(set(deals_of)),
         "budget_s": budget,
         "hard_win_rate": hard["win_rate"],
         "hard_win_rate_ci95": hard["win_rate_ci95"],
@@ -202,7 +210,7 @@ def report(game: str, jobs: Sequence[Job], records: Sequence[GameRecord], budget
         "reference_decisions": decision_report(entries[REFERENCE].decisions, budget),
     }
     if setup.measure == "points":
-        out.update(points_ratio(records, jobs))
+        out.update(points_ratio(records, deals_of))
         out["target"] = f"ratio at most {setup.target}"
         out["met"] = out["ratio_ci95"][1] <= setup.target
     else:
@@ -274,11 +282,10 @@ def result_of(run: dict[str, Any], matches: Sequence[Played]) -> dict[str, Any]:
     kept = whole_deals(matches, players)
     if not kept:
         raise RecordsError("no deal has been played in every rotation yet: nothing to report")
-    deals = max(played.deal for played in kept) + 1
-    jobs = match_jobs(game, deals * players, run["seed"], run["budget_s"], run["options"])
     result = report(
         game,
-        [jobs[played.deal * players + played.rotation] for played in kept],
+        game_options(game, run["options"]),
+        [played.deal for played in kept],
         [GameRecord.from_data(played.record) for played in kept],
         run["budget_s"],
     )
@@ -297,20 +304,21 @@ def play_run(
     run = run_of(game, options, args.budget, args.seed, settings)
     jobs = match_jobs(game, args.matches, args.seed, args.budget, options)
     players = SETUPS[game].players
-    wanted = {(index // players, job.rotation) for index, job in enumerate(jobs)}
+    wanted = {(index // players, job.rotation): job for index, job in enumerate(jobs)}  # by (deal, rotation)
     done: list[Played] = []
     if args.record:
         recorded = ismcts_records.open_run(args.record, run)
         done = [played for played in recorded if (played.deal, played.rotation) in wanted]
         print(f"{args.record}: {len(done)} of these {len(jobs)} matches played before", file=sys.stderr)
-    held = {(played.deal, played.rotation) for played in done}
-    todo = [(index // players, job) for index, job in enumerate(jobs) if (index // players, job.rotation) not in held]
+    for played in done:
+        wanted.pop((played.deal, played.rotation), None)
+    todo = list(wanted.items())
     tell = progress(game, len(jobs), len(done))
     played_now: list[Played] = []
 
     def finished(index: int, data: dict[str, Any]) -> None:
-        deal, job = todo[index]
-        played_now.append(Played.of(deal, job.rotation, data["record"], data["simulations"]))
+        (deal, rotation), _ = todo[index]
+        played_now.append(Played.of(deal, rotation, data["record"], data["simulations"]))
         if args.record:
             ismcts_records.append(args.record, played_now[-1])
         tell()
