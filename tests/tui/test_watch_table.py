@@ -15,10 +15,11 @@ from net.messages import Said
 from net.talk import PHRASES
 from saves import SaveStore
 from tests.tui.conftest import wait_until
-from tests.tui.test_join import TIMEOUT, joined_app, my_turn, served
+from tests.tui.test_join import TIMEOUT, joined_app, served
 from tui.app import DominoesApp
 from tui.preferences import Preferences
 from tui.screens.game_over import GameOverScreen
+from tui.screens.moon_dialogs import MoonDialog
 from tui.screens.round_over import RoundOverScreen
 from tui.screens.talk_dialog import TalkDialog
 from tui.screens.watch_table import WATCHING, WatchTableScreen
@@ -102,11 +103,15 @@ async def test_a_seated_player_talks_with_t_and_a_number_and_everyone_reads_it(p
         app = await joined_app(server, "Ann")
         watcher = await TableClient.watch(str(server.address))
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: my_turn(app, server) or app.screen.is_modal, TIMEOUT)
+            # Ann's first decision is a bid (MN-9): its dialog opens, and she puts it off to talk first.
+            await wait_until(pilot, lambda: isinstance(app.screen, MoonDialog), TIMEOUT)
             table = next(s for s in app.screen_stack if hasattr(s, "remote"))
-            if app.screen is not table:
-                await pilot.press("escape")  # Moon's bidding dialog, put off: talk comes first
-                await wait_until(pilot, lambda: app.screen is table, TIMEOUT)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is table, TIMEOUT)
+            # News that a watcher came leaves the decision where it was: the bid stays put off.
+            await wait_until(pilot, lambda: table.remote.snapshot.watchers == 1, TIMEOUT)
+            await pilot.pause()
+            assert app.screen is table
             await pilot.press("m")
             await wait_until(pilot, lambda: isinstance(app.screen, TalkDialog), TIMEOUT)
             await pilot.press(str(PHRASES.index("Good game") + 1))

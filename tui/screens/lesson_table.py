@@ -145,7 +145,7 @@ class LessonTableScreen(TableScreen):
         self.query_one(HandView).focus()  # a move made from the board: Enter must not make it again
         self.show_lesson()
         if type(expected) in (Bid, Trump):
-            self.call_after_refresh(self.offer_dialog)  # the dialog again, the reason beside it
+            self.call_after_refresh(self.offer_dialog, True)  # the dialog again, the reason beside it
 
     def after_cursor_move(self, words: str) -> None:
         cursor = self.match.cursor
@@ -254,11 +254,11 @@ class LessonTableScreen(TableScreen):
             self.query_one(HandView).mark_hint(expected.tile)  # type: ignore[attr-defined]
         self.set_notice(f"Lesson: {self.action_words(expected)}.", "hint")
 
-    def offer_dialog(self) -> None:
+    def offer_dialog(self, asked: bool = False) -> None:
         """Moon's bid and trump: the dialog opens beside the lesson, on the lesson's choice."""
         expected = self.expected_move()
-        if expected is None or not self.dialog_due():
-            super().offer_dialog()
+        if expected is None or not self.dialog_due() or (not asked and self.put_off == self.decision()):
+            super().offer_dialog(asked)
             return
         from tui.screens.moon_dialogs import bid_dialog, trump_dialog
 

@@ -101,6 +101,9 @@ class RemoteTableScreen(BaseTableScreen):
             return
         self.offer_dialog()
 
+    def decision(self) -> int:
+        return self.remote.snapshot.cursor  # the match's own: news of watchers or talk leaves it be
+
     def moved(self) -> None:
         self.refresh_keys()  # the move is on its way: the keys wait for the server's answer
 

@@ -89,6 +89,7 @@ class BaseTableScreen(Screen[None]):
         self._keys_state: tuple[bool, ...] = ()
         self._board_drawn: tuple[object, ...] = ()  # what the board was last drawn for
         self.hinted: tuple[int, Move] | None = None  # (cursor, move) of the last hint shown
+        self.put_off: int | None = None  # the decision whose dialog the player closed: not pushed on them again
         self.sub_title = table.game.title
 
     @property
@@ -152,8 +153,15 @@ class BaseTableScreen(Screen[None]):
             board_kind(self.game_name) == "tricks" and self.human_to_move() and self.table.view().phase in DIALOG_PHASES
         )
 
-    def offer_dialog(self) -> None:
-        if not self.dialog_due():
+    def decision(self) -> int:
+        """What tells one decision from the next: the table's cursor, which moves with every move."""
+        return self.table.cursor
+
+    def offer_dialog(self, asked: bool = False) -> None:
+        """Open the bid or trump dialog if one is due; one the player put off waits for b (`asked`)."""
+        if self.put_off != self.decision():
+            self.put_off = None  # play has moved on (or gone back and forth) since it was put off
+        if not self.dialog_due() or (not asked and self.put_off is not None):
             return
         from tui.screens.moon_dialogs import bid_dialog, trump_dialog
 
@@ -165,6 +173,7 @@ class BaseTableScreen(Screen[None]):
 
     def _after_dialog(self, move: Move | str | None) -> None:
         self.waiting = False
+        self.put_off = None
         if move == "undo":  # the table's own keys, pressed in the dialog
             self.action_undo()
             return
@@ -172,13 +181,14 @@ class BaseTableScreen(Screen[None]):
             self.action_redo()
             return
         if move is None:
+            self.put_off = self.decision()
             self.set_notice(f"Press b when you are ready to {DIALOG_PHASES[self.table.view().phase]}.")
             self.refresh_keys()
             return
         self.play(move)
 
     def action_decide(self) -> None:
-        self.offer_dialog()
+        self.offer_dialog(asked=True)
 
     # -- moving ----------------------------------------------------------------------------------
     def play(self, move: Move) -> bool:
@@ -315,7 +325,7 @@ class BaseTableScreen(Screen[None]):
         legal = self.table.legal_moves()
         if board_kind(self.game_name) == "tricks":
             if self.dialog_due():
-                self.offer_dialog()
+                self.offer_dialog(asked=True)  # a tile chosen: the player is ready to decide
                 return
             # MN-11 (the discard) or MN-15 (a play); an illegal tile lets the engine say why.
             self.play(next(iter(tile_moves(legal, event.tile)), None) or Play(event.tile))
