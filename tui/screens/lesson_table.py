@@ -257,7 +257,7 @@ class LessonTableScreen(TableScreen):
     def offer_dialog(self, asked: bool = False) -> None:
         """Moon's bid and trump: the dialog opens beside the lesson, on the lesson's choice."""
         expected = self.expected_move()
-        if expected is None or not self.dialog_due() or (not asked and self.put_off == self.decision()):
+        if expected is None or not self.dialog_due() or self.held_back(asked):
             super().offer_dialog(asked)
             return
         from tui.screens.moon_dialogs import bid_dialog, trump_dialog

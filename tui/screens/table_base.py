@@ -157,11 +157,15 @@ class BaseTableScreen(Screen[None]):
         """What tells one decision from the next: the table's cursor, which moves with every move."""
         return self.table.cursor
 
-    def offer_dialog(self, asked: bool = False) -> None:
-        """Open the bid or trump dialog if one is due; one the player put off waits for b (`asked`)."""
+    def held_back(self, asked: bool) -> bool:
+        """Whether a due dialog waits for b: the player put off this very decision and has not asked."""
         if self.put_off != self.decision():
             self.put_off = None  # play has moved on (or gone back and forth) since it was put off
-        if not self.dialog_due() or (not asked and self.put_off is not None):
+        return not asked and self.put_off is not None
+
+    def offer_dialog(self, asked: bool = False) -> None:
+        """Open the bid or trump dialog if one is due; one the player put off waits for b (`asked`)."""
+        if not self.dialog_due() or self.held_back(asked):
             return
         from tui.screens.moon_dialogs import bid_dialog, trump_dialog
 
